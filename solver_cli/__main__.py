@@ -1,0 +1,3 @@
+from solver_cli.cli import main
+
+main()
