@@ -1,0 +1,62 @@
+"""Shared fixtures. No test touches the real user cache: SCRAB_CACHE_DIR points at a
+session-wide temporary folder (so the full word list is built once per run)."""
+
+from __future__ import annotations
+
+import gzip
+from importlib import resources
+
+import pytest
+
+from solver_cli.gaddag import build_gaddag
+from solver_cli.rules import load_rules
+
+
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("scrab-cache")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(monkeypatch, session_cache):
+    monkeypatch.setenv("SCRAB_CACHE_DIR", str(session_cache))
+
+
+@pytest.fixture(scope="session")
+def full_words() -> list[str]:
+    data = (resources.files("solver_cli.lexicons") / "kjxqz.txt.gz").read_bytes()
+    return sorted({w.strip().upper() for w in gzip.decompress(data).decode().split() if 2 <= len(w.strip()) <= 15})
+
+
+@pytest.fixture(scope="session")
+def small_words(full_words) -> list[str]:
+    """A few thousand real words: every 2- and 3-letter word plus a sample of longer ones,
+    so random positions have many moves yet the brute-force reference stays fast."""
+    short = [w for w in full_words if len(w) <= 3]
+    longer = [w for w in full_words if 4 <= len(w) <= 8]
+    return sorted(set(short + longer[::60]))
+
+
+@pytest.fixture(scope="session")
+def small_gaddag(small_words):
+    return build_gaddag(small_words)
+
+
+@pytest.fixture(scope="session")
+def full_lexicon(session_cache):
+    import os
+
+    os.environ["SCRAB_CACHE_DIR"] = str(session_cache)
+    from solver_cli.lexicon import load_lexicon
+
+    return load_lexicon(None)
+
+
+@pytest.fixture(scope="session")
+def scrabble():
+    return load_rules("scrabble")
+
+
+@pytest.fixture(scope="session")
+def wwf():
+    return load_rules("wwf")
