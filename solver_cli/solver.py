@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
+
+from solver_cli.alphabet import BLANK_BIT
 
 from solver_cli.board import Board
 from solver_cli.gaddag import Gaddag
@@ -18,14 +21,19 @@ class Solution:
 
 
 def rank_key(raw: RawMove) -> tuple:
-    """Highest score first; ties in a stable board order (across first, then by square)."""
+    """Highest score first; among equal scores the move keeping more blanks, then a stable
+    board order (across first, then by square, then by word)."""
     score, down, line, start, codes = raw
-    return (-score, down, line, start, codes)
+    return (-score, sum(code >= BLANK_BIT for code in codes), down, line, start, codes)
 
 
 def solve(board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, limit: int | None = None) -> Solution:
     raw = generate_moves(board, rack, gaddag, rules)
-    raw.sort(key=rank_key)
-    chosen = raw if limit is None else raw[:limit]
+    if limit is not None and limit < len(raw):
+        # Only the moves that can reach the top need the full ranking key.
+        cutoff = heapq.nlargest(limit, raw)[-1][0]
+        chosen = sorted((m for m in raw if m[0] >= cutoff), key=rank_key)[:limit]
+    else:
+        chosen = sorted(raw, key=rank_key)
     moves = [build_move(board, rules, rack, down, line, start, codes) for _, down, line, start, codes in chosen]
     return Solution(moves, len(raw))

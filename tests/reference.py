@@ -130,7 +130,7 @@ def _letters_after(board: list[str], r: int, c: int, step: tuple[int, int]) -> s
 # ---------------------------------------------------------------------------
 
 
-def apply_placement(board: list[str], placement) -> list[str]:
+def apply_placement(board: list[str], placement: Placement) -> list[str]:
     """New board rows with the tiles placed (blanks written lowercase).
 
     The input board is not modified.  Raises ValueError if a square is already
@@ -181,7 +181,14 @@ def board_words(board: list[str]) -> list[tuple[str, int, int, str]]:
     return found
 
 
-def reference_score(board, placement, premiums, values, bingo, rack_size) -> int:
+def reference_score(
+    board: list[str],
+    placement: Placement,
+    premiums: list[str],
+    values: dict[str, int],
+    bingo: int,
+    rack_size: int,
+) -> int:
     """Score of placing ``placement`` on ``board`` (assumes the move is legal).
 
     The words scored are every maximal run (length >= 2, across or down) in the new
@@ -303,7 +310,16 @@ def _blank_choices(letters: str, rack_counts: dict[str, int], blanks: int):
             yield tuple(i in blank_idx for i in range(len(letters)))
 
 
-def reference_moves(board, rack, words, premiums, values, bingo, rack_size, centre) -> dict:
+def reference_moves(
+    board: list[str],
+    rack: str,
+    words: set[str],
+    premiums: list[str],
+    values: dict[str, int],
+    bingo: int,
+    rack_size: int,
+    centre: tuple[int, int],
+) -> dict[Placement, int]:
     """Every legal move -> its score.  Keys are Placements (see module docstring)."""
     rows, cols = _shape(board)
     _check_premiums(premiums, rows, cols)
@@ -320,7 +336,7 @@ def reference_moves(board, rack, words, premiums, values, bingo, rack_size, cent
     blanks = rack.count("?")
     board_is_empty = all(ch == "." for row in board for ch in row)
 
-    moves: dict = {}
+    moves: dict[Placement, int] = {}
     rows_as_lines = [[(r, c) for c in range(cols)] for r in range(rows)]  # main word across
     cols_as_lines = [[(r, c) for r in range(rows)] for c in range(cols)]  # main word down
     # cross_step is the direction of the cross-words: perpendicular to the main word.
