@@ -24,7 +24,7 @@ main word's squares (board tiles included; ``BLANK_BIT`` marks blanks).
 
 from __future__ import annotations
 
-from solver_cli.alphabet import BLANK_BIT
+from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT
 from solver_cli.board import Board, anchors, cross_checks
 from solver_cli.gaddag import FINAL, Gaddag
 from solver_cli.rules import Rules
@@ -78,133 +78,148 @@ def _generate_direction(
     face: list[int] = []  # board tile face values (0 for blanks and empty squares)
     strip: list[int] = []  # the codes of the word being built
     is_anchor: list[bool] = []
-    cross_scores_line: list[int] = []
+    single_elsewhere: list[bool] = []  # down only: a lone tile here was already found across
     line = 0
-    anchor = 0
+    after_anchor = 0
     right_clear = True
 
-    def record(start: int, end: int, score: int, placed: int) -> None:
-        if placed == 1 and down:
-            # A single tile with a neighbour across was already found as an across move.
-            for p in range(start, end + 1):
-                if not tiles[p]:
-                    if cross_scores_line[p] >= 0:
-                        return
-                    break
-        if placed == rack_size:
-            score += bingo
-        add((score, down, line, start, tuple(strip[start : end + 1])))
-
     def gen_left(pos: int, state: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
+        """Gen at the empty square ``pos`` (the anchor or left of it), then GoOn leftwards."""
         mask = g[state]
-        tile = tiles[pos]
-        if tile:
-            bit = 1 << (tile & 31)
-            if mask & bit:
-                go_on_left(pos, g[state + 1 + (mask & (bit - 1)).bit_count()], main + face[pos], mult, cross, placed, bits)
-            return
         allowed = mask & check[pos]
-        if not allowed:
-            return
+        natural = allowed & bits
+        blanks = allowed if rack[0] else 0
         lm = letter_mult[pos]
         wm = word_mult[pos]
         base = cross_base[pos]
         xm = cross_mult[pos]
-        todo = allowed & bits
-        while todo:
-            bit = todo & -todo
-            todo ^= bit
-            code = bit.bit_length() - 1
-            value = values[code] * lm
-            rack[code] -= 1
-            strip[pos] = code
-            go_on_left(
-                pos,
-                g[state + 1 + (mask & (bit - 1)).bit_count()],
-                main + value,
-                mult * wm,
-                cross + base + value * xm,
-                placed + 1,
-                bits if rack[code] else bits ^ bit,
-            )
-            rack[code] += 1
-        if rack[0]:
-            rack[0] -= 1
-            todo = allowed
-            while todo:
-                bit = todo & -todo
-                todo ^= bit
+        prev = pos - 1
+        tile_on_left = prev >= 0 and tiles[prev]
+        while natural or blanks:
+            if natural:
+                bit = natural & -natural
+                natural ^= bit
                 code = bit.bit_length() - 1
+                value = values[code] * lm
+                rack[code] -= 1
+                used = code
+                next_bits = bits if rack[code] else bits ^ bit
+                strip[pos] = code
+            else:
+                bit = blanks & -blanks
+                blanks ^= bit
+                code = bit.bit_length() - 1
+                value = 0
+                rack[0] -= 1
+                used = 0
+                next_bits = bits
                 strip[pos] = code | BLANK_BIT
-                go_on_left(pos, g[state + 1 + (mask & (bit - 1)).bit_count()], main, mult * wm, cross + base, placed + 1, bits)
-            rack[0] += 1
+            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            new_main = main + value
+            new_mult = mult * wm
+            new_cross = cross + base + value * xm
+            new_placed = placed + 1
+            # GoOn: first take the run of board tiles directly on the left, if any.
+            first = pos
+            if tile_on_left:
+                while first > 0 and tiles[first - 1]:
+                    first -= 1
+                    t_bit = 1 << (tiles[first] & 31)
+                    t_mask = g[child]
+                    if not t_mask & t_bit:
+                        child = -1
+                        break
+                    child = g[child + 1 + (t_mask & (t_bit - 1)).bit_count()]
+                    new_main += face[first]
+                if child < 0:
+                    rack[used] += 1
+                    continue
+            c_mask = g[child]
+            if c_mask & FINAL and right_clear and not (new_placed == 1 and single_elsewhere[pos]):
+                add(
+                    (
+                        new_main * new_mult + new_cross + (bingo if new_placed == rack_size else 0),
+                        down,
+                        line,
+                        first,
+                        tuple(strip[first:after_anchor]),
+                    )
+                )
+            if c_mask & 1 and after_anchor < n:  # the separator: turn right of the anchor
+                gen_right(after_anchor, g[child + 1], first, new_main, new_mult, new_cross, new_placed, next_bits)
+            if first and not is_anchor[first - 1] and c_mask & check[first - 1] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
+                gen_left(first - 1, child, new_main, new_mult, new_cross, new_placed, next_bits)
+            rack[used] += 1
 
-    def go_on_left(pos: int, state: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
-        if pos and tiles[pos - 1]:
-            gen_left(pos - 1, state, main, mult, cross, placed, bits)  # must take the tile on the left
-            return
+    def gen_right(pos: int, state: int, first: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
+        """Gen rightwards from ``pos`` (past the anchor): board tiles are read, empty squares filled."""
+        if tiles[pos]:
+            while pos < n and tiles[pos]:
+                t_bit = 1 << (tiles[pos] & 31)
+                t_mask = g[state]
+                if not t_mask & t_bit:
+                    return
+                state = g[state + 1 + (t_mask & (t_bit - 1)).bit_count()]
+                main += face[pos]
+                pos += 1
+            # (a lone tile, placed on the anchor, may have been found across already)
+            if g[state] & FINAL and not (placed == 1 and single_elsewhere[after_anchor - 1]):
+                add((main * mult + cross + (bingo if placed == rack_size else 0), down, line, first, tuple(strip[first:pos])))
+            if pos == n:
+                return
         mask = g[state]
-        if mask & FINAL and right_clear:
-            record(pos, anchor, main * mult + cross, placed)
-        if mask & 1 and anchor + 1 < n:  # the separator: continue right of the anchor
-            gen_right(anchor + 1, g[state + 1], pos, main, mult, cross, placed, bits)
-        if pos and not is_anchor[pos - 1] and (bits or rack[0]):
-            gen_left(pos - 1, state, main, mult, cross, placed, bits)
-
-    def gen_right(pos: int, state: int, start: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
-        mask = g[state]
-        tile = tiles[pos]
-        if tile:
-            bit = 1 << (tile & 31)
-            if mask & bit:
-                go_on_right(pos, g[state + 1 + (mask & (bit - 1)).bit_count()], start, main + face[pos], mult, cross, placed, bits)
-            return
         allowed = mask & check[pos]
-        if not allowed:
-            return
+        natural = allowed & bits
+        blanks = allowed if rack[0] else 0
         lm = letter_mult[pos]
         wm = word_mult[pos]
         base = cross_base[pos]
         xm = cross_mult[pos]
-        todo = allowed & bits
-        while todo:
-            bit = todo & -todo
-            todo ^= bit
-            code = bit.bit_length() - 1
-            value = values[code] * lm
-            rack[code] -= 1
-            strip[pos] = code
-            go_on_right(
-                pos,
-                g[state + 1 + (mask & (bit - 1)).bit_count()],
-                start,
-                main + value,
-                mult * wm,
-                cross + base + value * xm,
-                placed + 1,
-                bits if rack[code] else bits ^ bit,
-            )
-            rack[code] += 1
-        if rack[0]:
-            rack[0] -= 1
-            todo = allowed
-            while todo:
-                bit = todo & -todo
-                todo ^= bit
-                code = bit.bit_length() - 1
-                strip[pos] = code | BLANK_BIT
-                go_on_right(pos, g[state + 1 + (mask & (bit - 1)).bit_count()], start, main, mult * wm, cross + base, placed + 1, bits)
-            rack[0] += 1
-
-    def go_on_right(pos: int, state: int, start: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         nxt = pos + 1
-        if nxt < n and tiles[nxt]:
-            gen_right(nxt, state, start, main, mult, cross, placed, bits)  # must take the tile on the right
-            return
-        if g[state] & FINAL:
-            record(start, pos, main * mult + cross, placed)
-        if nxt < n and (bits or rack[0]):
-            gen_right(nxt, state, start, main, mult, cross, placed, bits)
+        tile_on_right = nxt < n and tiles[nxt]
+        can_extend = nxt < n and not tile_on_right
+        while natural or blanks:
+            if natural:
+                bit = natural & -natural
+                natural ^= bit
+                code = bit.bit_length() - 1
+                value = values[code] * lm
+                rack[code] -= 1
+                used = code
+                next_bits = bits if rack[code] else bits ^ bit
+                strip[pos] = code
+            else:
+                bit = blanks & -blanks
+                blanks ^= bit
+                code = bit.bit_length() - 1
+                value = 0
+                rack[0] -= 1
+                used = 0
+                next_bits = bits
+                strip[pos] = code | BLANK_BIT
+            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            new_main = main + value
+            new_mult = mult * wm
+            new_cross = cross + base + value * xm
+            new_placed = placed + 1
+            # GoOn: a tile on the right must be taken; else the word may end here or go on.
+            if tile_on_right:
+                gen_right(nxt, child, first, new_main, new_mult, new_cross, new_placed, next_bits)
+            else:
+                c_mask = g[child]
+                if c_mask & FINAL:
+                    add(
+                        (
+                            new_main * new_mult + new_cross + (bingo if new_placed == rack_size else 0),
+                            down,
+                            line,
+                            first,
+                            tuple(strip[first:nxt]),
+                        )
+                    )
+                if can_extend and c_mask & check[nxt] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
+                    gen_right(nxt, child, first, new_main, new_mult, new_cross, new_placed, next_bits)
+            rack[used] += 1
 
     squares = board.squares
     layout_lm = rules.letter_mult
@@ -219,11 +234,13 @@ def _generate_direction(
         letter_mult = [layout_lm[i] for i in index]
         word_mult = [layout_wm[i] for i in index]
         cross_scores_line = [cross_scores[i] for i in index]
+        single_elsewhere = [down and s >= 0 for s in cross_scores_line]
         cross_base = [s * wm if s >= 0 else 0 for s, wm in zip(cross_scores_line, word_mult)]
         cross_mult = [wm if s >= 0 else 0 for s, wm in zip(cross_scores_line, word_mult)]
         face = [values[t] if t and not t & BLANK_BIT else 0 for t in tiles]
         strip = list(tiles)
         is_anchor = [anchor_flags[i] for i in index]
         for anchor in line_anchors:
-            right_clear = anchor + 1 >= n or not tiles[anchor + 1]
+            after_anchor = anchor + 1
+            right_clear = after_anchor >= n or not tiles[after_anchor]
             gen_left(anchor, root, 0, 1, 0, 0, bits0)
