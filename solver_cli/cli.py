@@ -9,12 +9,17 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from solver_cli import __version__
 from solver_cli.errors import InputError, ScrabError
+
+if TYPE_CHECKING:
+    from solver_cli.board import Board
 
 MAX_BOARD_BYTES = 1_000_000  # a 26x26 board with comments is a few kB
 
@@ -118,53 +123,247 @@ def read_board_text(board: str) -> tuple[str, str]:
         raise InputError(f"{name}: not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
+@dataclass
+class LoadedPosition:
+    board: Board
+    rack: str | None  # from a CGP position, when it gives one
+    name: str  # for messages and output
+
+
+def read_position(arg: str, rules) -> LoadedPosition:
+    """A board file, ``-`` (stdin), a CGP string, or a file holding a CGP string."""
+    from solver_cli.board import parse_board
+    from solver_cli.cgp import looks_like_cgp, parse_cgp
+
+    if arg != "-" and not Path(arg).exists() and looks_like_cgp(arg):
+        text, name = arg, "CGP"
+    else:
+        text, name = read_board_text(arg)
+    if not looks_like_cgp(text):
+        return LoadedPosition(parse_board(text, rules, name), None, name)
+    position = parse_cgp(text, name)
+    width = len(position.rows[0]) if position.rows else 0
+    if (len(position.rows), width) != (rules.rows, rules.cols):
+        raise InputError(
+            f"{name}: the CGP board is {len(position.rows)}x{width}, the {rules.name} board is {rules.rows}x{rules.cols}"
+        )
+    board = parse_board("\n".join(position.rows), rules, name)
+    rack = position.racks[0] if position.racks and position.racks[0] else None
+    return LoadedPosition(board, rack, name)
+
+
+def position_cgp(board: Board, rack: str, lexicon: str) -> str:
+    from solver_cli.cgp import Position, format_cgp
+
+    return format_cgp(Position(rows=board.to_rows(), racks=[rack, ""], scores=[0, 0], zero_turns=0, options={"lex": lexicon}))
+
+
+def parse_filters(at, min_length, max_length, must_use, min_score, word, sort, rules):
+    from solver_cli.alphabet import parse_rack
+    from solver_cli.rules import parse_square
+    from solver_cli.solver import Filters, word_pattern
+
+    square = None
+    if at is not None:
+        try:
+            square = parse_square(at, rules.rows, rules.cols)
+        except ValueError as exc:
+            raise InputError(f"--at: {exc}") from None
+    if min_length is not None and max_length is not None and min_length > max_length:
+        raise InputError(f"--min-length {min_length} is more than --max-length {max_length}")
+    need = tuple(parse_rack(must_use, rules.rack_size)) if must_use else None
+    return Filters(
+        at=square,
+        min_length=min_length,
+        max_length=max_length,
+        must_use=need,
+        min_score=min_score,
+        word=word_pattern(word) if word is not None else None,
+        sort=sort,
+    )
+
+
 @cli.command()
 @click.argument("board", metavar="BOARD")
-@click.option("--rack", required=True, help="Rack letters, ? for a blank, e.g. AEIRST?")
+@click.option("--rack", help="Rack letters, ? for a blank, e.g. AEIRST?")
 @lexicon_options
 @click.option("--top", "-n", type=click.IntRange(min=1), default=20, show_default=True, help="Show the N best moves.")
 @click.option("--all", "show_all", is_flag=True, help="List every legal move.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
-def solve(board: str, rack: str, rules: str, lexicon: str | None, top: int, show_all: bool, as_json: bool) -> None:
-    """Every legal move for RACK on the board in file BOARD (- reads stdin), ranked by score.
+@click.option("--show-board", is_flag=True, help="Draw the board with the top move (or --move N) highlighted.")
+@click.option("--move", "move_rank", type=click.IntRange(min=1), default=1, help="With --show-board: the rank of the move to highlight.")
+@click.option("--at", metavar="SQUARE", help="Only moves whose main word covers SQUARE, e.g. H8.")
+@click.option("--min-length", type=click.IntRange(min=1), help="Only main words of at least this length.")
+@click.option("--max-length", type=click.IntRange(min=1), help="Only main words of at most this length.")
+@click.option("--must-use", metavar="LETTERS", help="Only moves that play these rack tiles (? for a blank).")
+@click.option("--min-score", type=int, help="Only moves scoring at least this.")
+@click.option("--word", metavar="PATTERN", help="Only main words matching PATTERN: ? one letter, * any run.")
+@click.option("--sort", type=click.Choice(["score", "length", "tiles"]), default="score", show_default=True, help="Order of the list (ties by score).")
+@click.option("--cgp", "print_cgp", is_flag=True, help="Also print the position as a CGP string.")
+def solve(
+    board: str,
+    rack: str | None,
+    rules: str,
+    lexicon: str | None,
+    top: int,
+    show_all: bool,
+    as_json: bool,
+    show_board: bool,
+    move_rank: int,
+    at: str | None,
+    min_length: int | None,
+    max_length: int | None,
+    must_use: str | None,
+    min_score: int | None,
+    word: str | None,
+    sort: str,
+    print_cgp: bool,
+) -> None:
+    """Every legal move for RACK on the board BOARD, ranked by score.
+
+    BOARD is a board file, - for standard input, or a CGP position (a string or a file
+    holding one; its rack is used when --rack is not given).
 
     \b
     Examples:
       scrab solve boards/midgame.txt --rack AEIRST?
       scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZ??E --json
+      scrab solve boards/midgame.txt --rack RETAINS --at N8 --show-board
     """
     from solver_cli.alphabet import parse_rack, rack_text
-    from solver_cli.board import parse_board
     from solver_cli.rules import load_rules
     from solver_cli.solver import solve as run_solve
+    from solver_cli.tracking import position_warnings, unseen_tiles
 
     try:
         rule_set = load_rules(rules)
-        text, name = read_board_text(board)
-        grid = parse_board(text, rule_set, name)
-        counts = parse_rack(rack, rule_set.rack_size)
+        position = read_position(board, rule_set)
+        rack_given = rack if rack is not None else position.rack
+        if rack_given is None:
+            raise click.UsageError("Missing option '--rack' (the board gives no rack).")
+        counts = parse_rack(rack_given, rule_set.rack_size)
+        filters = parse_filters(at, min_length, max_length, must_use, min_score, word, sort, rule_set)
         lex = load_lexicon_for(lexicon, rule_set, as_json)
-        moves = run_solve(grid, counts, lex.gaddag, rule_set, limit=None if show_all else top)
+        warnings = position_warnings(position.board, counts, rule_set, lex.contains, lex.name)
+        for message in warnings:
+            warn(message)
+        limit = None if show_all else max(top, move_rank if show_board else 0)
+        solution = run_solve(position.board, counts, lex.gaddag, rule_set, limit=limit, filters=filters)
+        unseen = unseen_tiles(position.board, counts, rule_set)
     except ScrabError as exc:
         raise fail(exc) from None
+    moves = solution.moves if show_all else solution.moves[:top]
+    cgp_text = position_cgp(position.board, rack_text(counts), lex.name) if print_cgp else None
 
     if as_json:
-        from solver_cli.render import moves_json
+        from solver_cli.render import moves_json, unseen_json
 
         payload = {
             "rules": rule_set.name,
             "lexicon": lex.name,
             "rack": rack_text(counts),
-            "board": name,
-            "total_moves": moves.total,
-            "moves": moves_json(moves.moves),
+            "board": position.name,
+            "total_moves": solution.total,
+            "matching_moves": solution.matching,
+            "moves": moves_json(moves),
+            "unseen": unseen_json(unseen),
+            "warnings": warnings,
         }
+        if cgp_text:
+            payload["cgp"] = cgp_text
         click.echo(json.dumps(payload))
         return
-    from solver_cli.render import print_moves
+    from solver_cli.render import print_board, print_moves
 
-    print_moves(moves.moves, moves.total, rule_set, lex.name, rack_text(counts))
+    print_moves(moves, solution.total, rule_set, lex.name, rack_text(counts), solution.matching, unseen)
+    if show_board:
+        highlighted = solution.moves[move_rank - 1] if move_rank <= len(solution.moves) else None
+        if highlighted is None and solution.moves:
+            raise BadInput(f"--move {move_rank}: only {len(solution.moves)} move(s) listed")
+        print_board(position.board, rule_set, highlighted)
+    if cgp_text:
+        click.echo(cgp_text)
+
+
+@cli.command()
+@click.argument("board", metavar="BOARD")
+@click.argument("position", metavar="POSITION")
+@click.argument("word", metavar="WORD")
+@click.option("--rack", help="Check that the rack holds the tiles played.")
+@lexicon_options
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the new board to this file (atomically); may be BOARD itself.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--cgp", "print_cgp", is_flag=True, help="Print the new position as CGP instead of a board.")
+def play(board, position, word, rack, rules, lexicon, output, as_json, print_cgp):
+    """Check the move WORD at POSITION on BOARD, score it, and apply it.
+
+    POSITION is standard notation: 8H is across from row 8 column H, H8 is down.
+    WORD is the whole word along its line; lowercase letters are blanks; letters already
+    on the board may be written as themselves, in parentheses, or as dots.
+    Exit status 1 if the move is not legal (not a word, not connected, not on the rack).
+
+    \b
+    Examples:
+      scrab play boards/opening.txt 8D FORMATS
+      scrab play game.txt 9G (T)OAD --rack ADO -o game.txt
+    """
+    from solver_cli.alphabet import parse_rack, rack_text
+    from solver_cli.play import IllegalMove, apply_play, check_play, write_atomically
+    from solver_cli.render import word_json
+    from solver_cli.rules import load_rules
+
+    try:
+        rule_set = load_rules(rules)
+        loaded = read_position(board, rule_set)
+        counts = parse_rack(rack, rule_set.rack_size) if rack else None
+        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        result = check_play(loaded.board, rule_set, position, word, lex.contains, lex.name, counts)
+    except IllegalMove as exc:
+        raise click.ClickException(f"illegal move: {exc}") from None
+    except ScrabError as exc:
+        raise fail(exc) from None
+    after = apply_play(loaded.board, result)
+    leave = None
+    if counts is not None:
+        leave = list(counts)
+        for t in result.placed:
+            leave[0 if t.blank else ord(t.letter) - 64] -= 1
+    new_text = position_cgp(after, "", lex.name) + "\n" if print_cgp else after.to_text()
+    if output:
+        try:
+            write_atomically(Path(output), new_text)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+    scored = result.scored
+    if as_json:
+        payload = {
+            "position": position.strip().upper(),
+            "word": scored.main.word,
+            "score": scored.score,
+            "bingo": scored.bingo,
+            "placed": [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in result.placed],
+            "words": [word_json(w) for w in result.words],
+            "leave": rack_text(leave) if leave is not None else None,
+            "board": after.to_rows(),
+        }
+        if output:
+            payload["written"] = output
+        click.echo(json.dumps(payload))
+        return
+    words = ", ".join(f"{w.word} {w.score}" for w in result.words)
+    bingo = f" + {rule_set.bingo_bonus} bingo" if scored.bingo else ""
+    click.echo(f"{position.strip().upper()} {scored.main.word} scores {scored.score} ({words}{bingo})")
+    if leave is not None:
+        click.echo(f"Leave: {rack_text(leave) or '-'}")
+    if output:
+        click.echo(f"Wrote the new board to {output}", err=True)
+    else:
+        click.echo(new_text, nl=False)
 
 
 def main() -> None:
     cli()
+
+
+# Commands kept in their own modules register themselves on ``cli`` when imported.
+from solver_cli import cli_games, cli_lookup, cli_selfplay  # noqa: E402,F401

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from solver_cli.alphabet import BLANK_BIT, LETTERS, letter_of
+from solver_cli.board import Board
 from solver_cli.rules import Rules
 from solver_cli.scoring import Move, Word
+from solver_cli.tracking import Unseen
 
 
 def word_json(word: Word) -> dict:
@@ -48,16 +51,44 @@ def console():
     return Console(markup=False, emoji=False, highlight=False)
 
 
-def print_moves(moves: list[Move], total: int, rules: Rules, lexicon: str, rack: str) -> None:
+def unseen_json(unseen: Unseen) -> dict:
+    return {
+        "tiles": unseen.text(),
+        "total": unseen.total,
+        "vowels": unseen.vowels,
+        "consonants": unseen.consonants,
+        "blanks": unseen.counts[0],
+        "counts": {("?" if i == 0 else LETTERS[i - 1]): n for i, n in enumerate(unseen.counts) if n},
+        "overdrawn": [{"letter": letter, "held": held, "in_set": in_set} for letter, held, in_set in unseen.over],
+    }
+
+
+def cross_word_text(word: Word) -> str:
+    return f"{word.word} {word.score} {word.kind}"
+
+
+def print_moves(
+    moves: list[Move],
+    total: int,
+    rules: Rules,
+    lexicon: str,
+    rack: str,
+    matching: int | None = None,
+    unseen: Unseen | None = None,
+) -> None:
     from rich.table import Table
     from rich.text import Text
 
     out = console()
     if not moves:
-        out.print(f"No legal move for rack {rack} ({rules.name}, {lexicon}).")
+        what = "legal move" if matching in (None, total) else "move matching the filters"
+        out.print(f"No {what} for rack {rack} ({rules.name}, {lexicon}).")
+        if unseen is not None:
+            out.print(unseen_line(unseen))
         return
+    of = f"{total:,}" if matching in (None, total) else f"{matching:,} matching ({total:,} legal)"
     table = Table(
-        title=f"{len(moves)} of {total:,} moves for {rack}  ({rules.name}, {lexicon})",
+        title=f"{len(moves)} of {of} moves for {rack}  ({rules.name}, {lexicon})",
         title_justify="left",
         header_style="bold",
     )
@@ -77,6 +108,65 @@ def print_moves(moves: list[Move], total: int, rules: Rules, lexicon: str, rack:
             else:
                 word.append(ch, style="dim" if inside else ("bold" if ch.islower() else ""))
         score = f"{move.score}" + (" bingo" if move.bingo else "")
-        crosses = ", ".join(f"{w.word} {w.score}" for w in move.cross_words)
+        crosses = ", ".join(cross_word_text(w) for w in move.cross_words)
         table.add_row(str(rank), move.position, word, score, move.leave or "-", crosses or "-")
     out.print(table)
+    if unseen is not None:
+        out.print(unseen_line(unseen))
+
+
+def unseen_line(unseen: Unseen) -> str:
+    blanks = f", {unseen.counts[0]} blank{'s' if unseen.counts[0] != 1 else ''}" if unseen.counts[0] else ""
+    return (
+        f"Unseen {unseen.total} tiles ({unseen.vowels} vowels, {unseen.consonants} consonants{blanks}): "
+        f"{unseen.text() or '-'}"
+    )
+
+
+PREMIUM_LABEL = {"d": "2L", "t": "3L", "q": "4L", "D": "2W", "T": "3W", "Q": "4W"}
+PREMIUM_STYLE = {
+    "d": "black on bright_cyan",
+    "t": "white on blue",
+    "q": "white on dark_blue",
+    "D": "black on pink1",
+    "T": "white on red",
+    "Q": "white on dark_red",
+}
+
+
+def board_text(board: Board, rules: Rules, move: Move | None = None):
+    """The board as Rich text, 3 characters a square (fits 80 columns up to 25 squares wide).
+
+    Without colour it stays readable: premiums are labelled (3W, 2L...), the centre is
+    ``*``, blank tiles are lowercase, and the highlighted move's tiles are in brackets."""
+    from rich.text import Text
+
+    new = {(t.row, t.col): t for t in (move.placed if move else ())}
+    text = Text()
+    text.append("   " + "".join(f" {LETTERS[c]} " for c in range(board.cols)) + "\n", style="bold")
+    for r in range(board.rows):
+        text.append(f"{r + 1:>2} ", style="bold")
+        for c in range(board.cols):
+            code = board.at(r, c)
+            premium = rules.layout[r][c]
+            if (r, c) in new:
+                tile = new[(r, c)]
+                text.append(f"[{tile.letter.lower() if tile.blank else tile.letter}]", style="bold white on green")
+            elif code:
+                text.append(f" {letter_of(code)} ", style="bold black on wheat1" if code < BLANK_BIT else "black on wheat1")
+            elif premium in PREMIUM_LABEL:
+                text.append(f"{PREMIUM_LABEL[premium]} ", style=PREMIUM_STYLE[premium])
+            elif (r, c) == rules.centre:
+                text.append(" * ", style="bold")
+            else:
+                text.append(" . ", style="dim")
+        text.append("\n")
+    legend = "[X] the move  x blank  3W 2W word / 3L 2L letter premiums"
+    if move:
+        legend = f"{move.position} {move.notation} {move.score}   " + legend
+    text.append(legend, style="dim")
+    return text
+
+
+def print_board(board: Board, rules: Rules, move: Move | None = None) -> None:
+    console().print(board_text(board, rules, move))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import heapq
+import re
 from dataclasses import dataclass
 
 from solver_cli.alphabet import BLANK_BIT
 
 from solver_cli.board import Board
+from solver_cli.errors import InputError
 from solver_cli.gaddag import Gaddag
 from solver_cli.movegen import RawMove, generate_moves
 from solver_cli.rules import Rules
@@ -18,6 +20,7 @@ from solver_cli.scoring import Move, build_move
 class Solution:
     moves: list[Move]  # best first, at most ``limit`` of them
     total: int  # how many legal moves exist
+    matching: int  # how many of them pass the filters
 
 
 def rank_key(raw: RawMove) -> tuple:
@@ -27,13 +30,99 @@ def rank_key(raw: RawMove) -> tuple:
     return (-score, sum(code >= BLANK_BIT for code in codes), down, line, start, codes)
 
 
-def solve(board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, limit: int | None = None) -> Solution:
+SORTS = ("score", "length", "tiles")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which moves to keep, and in which order; every field optional."""
+
+    at: tuple[int, int] | None = None  # the main word covers this (row, col)
+    min_length: int | None = None  # main word length
+    max_length: int | None = None
+    must_use: tuple[int, ...] | None = None  # 27 counts of rack tiles the move must place
+    min_score: int | None = None
+    word: re.Pattern | None = None  # the main word (uppercase) must match
+    sort: str = "score"
+
+    def active(self) -> bool:
+        return any(v is not None for v in (self.at, self.min_length, self.max_length, self.must_use, self.min_score, self.word))
+
+
+def word_pattern(text: str) -> re.Pattern:
+    """``?`` one letter, ``*`` any run of letters, A-Z literal (any case)."""
+    if not text:
+        raise InputError("empty word pattern (use letters, ? for one letter, * for any run)")
+    for position, ch in enumerate(text, 1):
+        if ch not in "?*" and not (ch.isascii() and ch.isalpha()):
+            raise InputError(f"word pattern {text!r}: bad character {ch!r} at position {position} (use A-Z, ? and *)")
+    regex = "".join("[A-Z]" if ch == "?" else "[A-Z]*" if ch == "*" else ch.upper() for ch in text)
+    return re.compile(regex)
+
+
+def _keep(filters: Filters, board: Board, raw: RawMove) -> bool:
+    score, down, line, start, codes = raw
+    if filters.min_score is not None and score < filters.min_score:
+        return False
+    length = len(codes)
+    if filters.min_length is not None and length < filters.min_length:
+        return False
+    if filters.max_length is not None and length > filters.max_length:
+        return False
+    if filters.at is not None:
+        row, col = filters.at
+        along, across = (row, col) if down else (col, row)
+        if across != line or not start <= along < start + length:
+            return False
+    if filters.word is not None:
+        text = "".join(chr(64 + (c & 31)) for c in codes)
+        if not filters.word.fullmatch(text):
+            return False
+    if filters.must_use is not None:
+        used = [0] * 27
+        for code, tile in zip(codes, _line_tiles(board, down, line, start, length)):
+            if not tile:
+                used[0 if code & BLANK_BIT else code] += 1
+        if any(u < need for u, need in zip(used, filters.must_use)):
+            return False
+    return True
+
+
+def _line_tiles(board: Board, down: bool, line: int, start: int, length: int) -> list[int]:
+    if down:
+        return [board.squares[(start + k) * board.cols + line] for k in range(length)]
+    base = line * board.cols + start
+    return board.squares[base : base + length]
+
+
+def _sort_key(sort: str, board: Board):
+    if sort == "length":
+        return lambda raw: (-len(raw[4]), rank_key(raw))
+    if sort == "tiles":
+        return lambda raw: (-sum(1 for t in _line_tiles(board, raw[1], raw[2], raw[3], len(raw[4])) if not t), rank_key(raw))
+    return rank_key
+
+
+def solve(
+    board: Board,
+    rack: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    limit: int | None = None,
+    filters: Filters | None = None,
+) -> Solution:
+    """The legal moves, ranked (by score unless ``filters.sort`` says otherwise); ``total``
+    counts every legal move, ``matching`` those the filters keep."""
     raw = generate_moves(board, rack, gaddag, rules)
-    if limit is not None and limit < len(raw):
+    total = len(raw)
+    if filters is not None and filters.active():
+        raw = [m for m in raw if _keep(filters, board, m)]
+    sort = filters.sort if filters is not None else "score"
+    if sort == "score" and limit is not None and limit < len(raw):
         # Only the moves that can reach the top need the full ranking key.
         cutoff = heapq.nlargest(limit, raw)[-1][0]
         chosen = sorted((m for m in raw if m[0] >= cutoff), key=rank_key)[:limit]
     else:
-        chosen = sorted(raw, key=rank_key)
+        chosen = sorted(raw, key=_sort_key(sort, board))[:limit]
     moves = [build_move(board, rules, rack, down, line, start, codes) for _, down, line, start, codes in chosen]
-    return Solution(moves, len(raw))
+    return Solution(moves, total, len(raw))

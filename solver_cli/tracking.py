@@ -1,0 +1,106 @@
+"""Tile tracking and sanity checks of a position.
+
+Unseen tiles are the rule set's distribution minus the tiles on the board and on the rack:
+the bag plus the opponent's rack. The position check finds what is odd about a board that
+parsed (islands of tiles, words not in the lexicon, more of a letter than the set holds, a
+board whose tiles miss the centre) so the CLI can warn without refusing to solve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solver_cli.alphabet import BLANK, BLANK_BIT, LETTER_MASK, LETTERS
+from solver_cli.board import Board
+from solver_cli.rules import Rules, square_name
+
+VOWELS = frozenset("AEIOU")
+
+
+@dataclass(frozen=True)
+class Unseen:
+    counts: tuple[int, ...]  # by code, index 0 = blanks; never negative
+    over: tuple[tuple[str, int, int], ...]  # (letter or "?", held, in the set) where held > set
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def vowels(self) -> int:
+        return sum(self.counts[i] for i in range(1, 27) if LETTERS[i - 1] in VOWELS)
+
+    @property
+    def consonants(self) -> int:
+        return self.total - self.vowels - self.counts[BLANK]
+
+    def text(self) -> str:
+        """``AAB?`` style: letters in order, blanks last."""
+        return "".join(LETTERS[i - 1] * self.counts[i] for i in range(1, 27)) + "?" * self.counts[BLANK]
+
+
+def unseen_tiles(board: Board, rack: list[int], rules: Rules) -> Unseen:
+    held = list(rack)
+    for sq in board.squares:
+        if sq:
+            held[BLANK if sq & BLANK_BIT else sq & LETTER_MASK] += 1
+    counts = []
+    over = []
+    for code in range(27):
+        left = rules.counts[code] - held[code]
+        if left < 0:
+            over.append(("?" if code == BLANK else LETTERS[code - 1], held[code], rules.counts[code]))
+        counts.append(max(0, left))
+    return Unseen(tuple(counts), tuple(over))
+
+
+def position_warnings(board: Board, rack: list[int], rules: Rules, contains: Callable[[str], bool], lexicon: str) -> list[str]:
+    """What is odd about the position, one sentence each (empty when all is well)."""
+    found = []
+    squares = board.squares
+    cols = board.cols
+    tiles = [i for i, sq in enumerate(squares) if sq]
+    if tiles:
+        centre = rules.centre[0] * cols + rules.centre[1]
+        if not squares[centre]:
+            found.append(f"no tile covers the centre square {square_name(*rules.centre)}")
+        islands = _islands(board, tiles)
+        if len(islands) > 1:
+            main = max(islands, key=len)
+            for island in islands:
+                if island is not main:
+                    first = min(island)
+                    found.append(
+                        f"tiles at {square_name(first // cols, first % cols)} are not connected to the rest of the board"
+                    )
+    bad = [(w, r, c, d) for w, r, c, d in board.words() if not contains(w)]
+    for word, r, c, down in bad:
+        where = square_name(r, c) if down else f"{r + 1}{square_name(r, c)[0]}"
+        found.append(f"the word {word} at {where} {'down' if down else 'across'} is not in {lexicon}")
+    for letter, held, in_set in unseen_tiles(board, rack, rules).over:
+        name = "blanks" if letter == "?" else f"{letter}s"
+        found.append(f"board and rack hold {held} {name}, more than the {in_set} in the {rules.name} set")
+    return found
+
+
+def _islands(board: Board, tiles: list[int]) -> list[set[int]]:
+    rows, cols, squares = board.rows, board.cols, board.squares
+    seen: set[int] = set()
+    islands = []
+    for start in tiles:
+        if start in seen:
+            continue
+        island = {start}
+        stack = [start]
+        seen.add(start)
+        while stack:
+            i = stack.pop()
+            r, c = divmod(i, cols)
+            for j, ok in ((i - 1, c > 0), (i + 1, c + 1 < cols), (i - cols, r > 0), (i + cols, r + 1 < rows)):
+                if ok and squares[j] and j not in seen:
+                    seen.add(j)
+                    island.add(j)
+                    stack.append(j)
+        islands.append(island)
+    return islands
