@@ -1,0 +1,98 @@
+"""Writing self-play games as GCG game records (John Chew's .gcg format).
+
+A record starts with pragmata (``#player1 p1 Player 1`` ...), then one event line per turn,
+each ``>nick: RACK ...`` with the rack held before the turn (letters in order, ``?`` for a
+blank) and, last, the player's cumulative score:
+
+    >p1: AEINRST 8D RETAINS +72 72      a play across from row 8, column D
+    >p2: ADEIOQU H8 .EQUIO +30 30       a play down from column H, row 8; . = a tile already
+                                        on the board; a blank's letter is lowercase
+    >p1: AEIIOUU -AEIIOUU +0 72         an exchange (the tiles put back)
+    >p2: AEIIOUU - +0 30                a pass
+    >p1: (BEW) +8 420                   going out: the opponent's rack (BEW) is worth +8
+    >p2: BEW (BEW) -8 290               the opponent loses the value of its own rack
+    >p1: AE (AE) -2 300                 after six scoreless turns each player loses the
+    >p2: Q (Q) -10 280                  value of its own rack
+
+Scoring at the end follows the rule self-play uses (the player who goes out gains the
+opponent's rack value and the opponent loses it), so the cumulative totals are the final
+scores of the game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solver_cli.alphabet import LETTERS, letter_of
+from solver_cli.selfplay import PLAYERS, GameResult, Turn
+
+NAMES = ("Player 1", "Player 2")
+
+
+def position(row: int, col: int, down: bool) -> str:
+    """GCG / standard notation: ``8D`` across (row then column), ``D8`` down."""
+    return f"{LETTERS[col]}{row + 1}" if down else f"{row + 1}{LETTERS[col]}"
+
+
+def gcg_word(turn: Turn) -> str:
+    """The main word with letters already on the board as ``.`` and blanks in lowercase."""
+    new = {(r, c) for r, c, _ in turn.placed}
+    out = []
+    for k, code in enumerate(turn.codes):
+        row, col = (turn.start + k, turn.line) if turn.down else (turn.line, turn.start + k)
+        out.append(letter_of(code) if (row, col) in new else ".")
+    return "".join(out)
+
+
+def turn_line(turn: Turn) -> str:
+    nick = PLAYERS[turn.player]
+    if turn.kind == "play":
+        move = f"{position(turn.row, turn.col, turn.down)} {gcg_word(turn)}"
+    elif turn.kind == "exchange":
+        move = f"-{turn.exchanged}"
+    else:
+        move = "-"
+    return f">{nick}: {turn.rack} {move} +{turn.score} {turn.total}"
+
+
+def game_lines(game: GameResult, *, rules: str = "", lexicon: str = "", run_seed: int | None = None) -> list[str]:
+    lines = [
+        "#character-encoding UTF-8",
+        f"#player1 {PLAYERS[0]} {NAMES[0]}",
+        f"#player2 {PLAYERS[1]} {NAMES[1]}",
+        f"#title scrab selfplay game {game.index + 1}",
+    ]
+    about = ["greedy versus greedy"]
+    if rules:
+        about.append(f"rules {rules}")
+    if lexicon:
+        about.append(f"lexicon {lexicon}")
+    if run_seed is not None:
+        about.append(f"run seed {run_seed}")
+    about.append(f"game seed {game.seed}")
+    lines.append("#description " + ", ".join(about))
+    lines.extend(turn_line(t) for t in game.turns)
+    for adj in game.adjustments:
+        nick = PLAYERS[adj.player]
+        if adj.points >= 0 and not adj.rack:  # the player who went out
+            lines.append(f">{nick}: ({adj.counted}) +{adj.points} {adj.total}")
+        else:
+            lines.append(f">{nick}: {adj.rack} ({adj.counted}) -{abs(adj.points)} {adj.total}")
+    return lines
+
+
+def game_text(game: GameResult, **meta) -> str:
+    return "\n".join(game_lines(game, **meta)) + "\n"
+
+
+def game_filename(index: int, games: int) -> str:
+    """``game-0001.gcg`` ... numbered from 1, zero-padded to the run's size (at least 4 digits)."""
+    width = max(4, len(str(games)))
+    return f"game-{index + 1:0{width}d}.gcg"
+
+
+def write_game(folder: Path, game: GameResult, games: int, **meta) -> Path:
+    path = folder / game_filename(game.index, games)
+    path.write_text(game_text(game, **meta), encoding="utf-8")
+    return path
+

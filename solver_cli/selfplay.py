@@ -1,0 +1,464 @@
+"""Greedy-versus-greedy self-play: whole games with a real tile bag.
+
+Each player always plays its highest-scoring move (ties: the first move in the solver's
+ranking, ``solver.rank_key``). A game:
+
+- the bag holds the rule set's tile distribution, shuffled by the game's own random
+  generator; racks are drawn from it and refilled after every play;
+- when a player has no legal move it exchanges its whole rack if the bag holds at least
+  ``rack_size`` tiles (new tiles are drawn first, then the old ones go back and the bag is
+  shuffled), and passes otherwise;
+- the game ends when a player empties its rack with the bag empty ("out": it gains the
+  value of the opponent's rack, and the opponent loses it), or after six consecutive
+  scoreless turns (passes, exchanges and 0-point plays; each player loses the value of
+  its own rack);
+- every finished game is checked: every word on the final board is in the lexicon and the
+  tiles on the board, on the racks and in the bag are exactly the distribution.
+
+Reproducibility: game ``i`` of a run with seed ``s`` draws from ``random.Random`` seeded
+with a hash of ``(s, i)``, so the games do not depend on how they are scheduled over
+worker processes. Player 1 (index 0) always moves first.
+
+This module never prints: ``run_selfplay`` reports progress through a callback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+
+from solver_cli.alphabet import BLANK_BIT, LETTER_MASK, rack_text
+from solver_cli.board import Board
+from solver_cli.errors import ScrabError
+from solver_cli.gaddag import Gaddag
+from solver_cli.movegen import generate_moves
+from solver_cli.rules import Rules
+from solver_cli.solver import rank_key
+
+SCORELESS_LIMIT = 6  # consecutive scoreless turns that end a game
+PLAYERS = ("p1", "p2")
+
+
+class SelfPlayError(ScrabError):
+    """A finished game failed its final check (a bug, not a user's mistake)."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn. ``rack`` is the rack before the turn (letters in order, ``?`` blanks last)."""
+
+    player: int  # 0 = first player, 1 = second
+    rack: str
+    kind: str  # "play", "exchange" or "pass"
+    score: int  # points this turn (a bingo's bonus included)
+    total: int  # the player's total after the turn
+    down: bool = False  # for plays: the generator's raw move (direction, line, start, codes)
+    line: int = 0
+    start: int = 0
+    codes: tuple[int, ...] = ()  # the main word's codes, board tiles included
+    placed: tuple[tuple[int, int, int], ...] = ()  # new tiles: (row, col, code)
+    bingo: bool = False
+    exchanged: str = ""  # for exchanges: the tiles put back
+    drawn: str = ""  # tiles drawn from the bag after the turn
+
+    @property
+    def row(self) -> int:
+        return self.start if self.down else self.line
+
+    @property
+    def col(self) -> int:
+        return self.line if self.down else self.start
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """End-of-game rack points for one player."""
+
+    player: int
+    rack: str  # the player's own rack at the end ("" for a player who went out)
+    counted: str  # the rack whose value is counted (the opponent's for a player who went out)
+    points: int  # positive for the player who went out, negative for rack penalties
+    total: int  # the player's final total
+
+
+@dataclass
+class GameResult:
+    """A finished game, with everything needed to replay and check it."""
+
+    index: int  # 0-based position in the run
+    seed: int  # this game's own seed (derived from the run's seed and ``index``)
+    turns: list[Turn]
+    adjustments: list[Adjustment]
+    scores: tuple[int, int]  # final scores, end adjustments included
+    end: str  # "out" (a player went out) or "scoreless" (six scoreless turns)
+    bingos: tuple[int, int]
+    squares: tuple[int, ...]  # the final board, row-major
+    racks: tuple[str, str]  # the racks at the end
+    bag: str  # tiles left in the bag
+    seconds: float  # time spent playing this game (in whichever process played it)
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1, or None for a draw."""
+        a, b = self.scores
+        return None if a == b else (0 if a > b else 1)
+
+    @property
+    def plays(self) -> int:
+        return sum(1 for t in self.turns if t.kind == "play")
+
+    def outcome(self) -> GameOutcome:
+        return GameOutcome(self.index, self.seed, self.scores, self.bingos, len(self.turns), self.plays, self.end, self.seconds)
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """The few numbers the summary needs from a game (games' full records are not kept)."""
+
+    index: int
+    seed: int
+    scores: tuple[int, int]
+    bingos: tuple[int, int]
+    turns: int
+    plays: int
+    end: str
+    seconds: float
+
+    @property
+    def winner(self) -> int | None:
+        a, b = self.scores
+        return None if a == b else (0 if a > b else 1)
+
+
+@dataclass
+class Summary:
+    games: int
+    first_player_wins: int
+    second_player_wins: int
+    draws: int
+    score_mean: float  # over both players' final scores
+    score_stdev: float  # population standard deviation
+    first_player_score_mean: float
+    first_player_score_stdev: float
+    second_player_score_mean: float
+    second_player_score_stdev: float
+    bingos_per_game: float  # both players together
+    went_out: int  # games ended by a player going out
+    scoreless_endings: int  # games ended by six scoreless turns
+    moves: int  # turns played: plays, exchanges and passes
+    plays: int
+    seconds: float  # wall-clock time of the whole run
+    game_seconds: float  # time spent inside games, summed over processes
+    moves_per_second: float  # moves / wall-clock seconds
+    games_per_second: float  # games / wall-clock seconds
+
+
+@dataclass
+class SelfPlayRun:
+    seed: int
+    jobs: int
+    outcomes: list[GameOutcome] = field(default_factory=list)  # in game order
+    summary: Summary | None = None
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run seeded with ``seed`` (stable across processes,
+    platforms and Python versions)."""
+    digest = hashlib.sha256(f"scrab-selfplay:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def random_seed() -> int:
+    """A fresh run seed, for runs that were not given one (reported so they can be redone)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def rack_value(rack: list[int], values: tuple[int, ...]) -> int:
+    return sum(n * values[code] for code, n in enumerate(rack) if n and code)
+
+
+def best_move(raw: list):
+    """The greedy choice: the highest score, ties broken as the solver ranks them."""
+    top = max(m[0] for m in raw)
+    tied = [m for m in raw if m[0] == top]
+    return tied[0] if len(tied) == 1 else min(tied, key=rank_key)
+
+
+def _draw(bag: list[int], rack: list[int], want: int) -> list[int]:
+    drawn = []
+    while want > 0 and bag:
+        code = bag.pop()
+        rack[code] += 1
+        drawn.append(code)
+        want -= 1
+    return drawn
+
+
+def _codes_text(codes: list[int]) -> str:
+    counts = [0] * 27
+    for code in codes:
+        counts[code] += 1
+    return rack_text(counts)
+
+
+def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameResult:
+    """One greedy-versus-greedy game, seeded with the run's ``seed`` and the game's ``index``."""
+    started = time.perf_counter()
+    gseed = game_seed(seed, index)
+    rng = random.Random(gseed)
+    bag = [code for code, n in enumerate(rules.counts) for _ in range(n)]
+    rng.shuffle(bag)
+    rack_size = rules.rack_size
+    values = rules.values
+    cols = rules.cols
+    board = Board.empty(rules)
+    squares = board.squares
+    racks = [[0] * 27, [0] * 27]
+    for rack in racks:
+        _draw(bag, rack, rack_size)
+    scores = [0, 0]
+    bingos = [0, 0]
+    turns: list[Turn] = []
+    adjustments: list[Adjustment] = []
+    scoreless = 0
+    player = 0
+    end = ""
+    while True:
+        rack = racks[player]
+        before = rack_text(rack)
+        raw = generate_moves(board, rack, gaddag, rules)
+        if raw:
+            score, down, line, start, codes = best_move(raw)
+            placed = []
+            for k, code in enumerate(codes):
+                row, col = (start + k, line) if down else (line, start + k)
+                i = row * cols + col
+                if not squares[i]:
+                    squares[i] = code
+                    rack[0 if code & BLANK_BIT else code] -= 1
+                    placed.append((row, col, code))
+            bingo = len(placed) == rack_size
+            bingos[player] += bingo
+            scores[player] += score
+            drawn = _draw(bag, rack, len(placed))
+            turns.append(
+                Turn(player, before, "play", score, scores[player], down, line, start, tuple(codes), tuple(placed), bingo, drawn=_codes_text(drawn))
+            )
+            if not any(rack):  # the bag is empty too, or the rack would have been refilled
+                end = "out"
+                other = 1 - player
+                left = rack_value(racks[other], values)
+                scores[player] += left
+                adjustments.append(Adjustment(player, "", rack_text(racks[other]), left, scores[player]))
+                scores[other] -= left
+                adjustments.append(Adjustment(other, rack_text(racks[other]), rack_text(racks[other]), -left, scores[other]))
+                break
+        elif len(bag) >= rack_size:
+            old = [code for code, n in enumerate(rack) for _ in range(n)]
+            racks[player] = rack = [0] * 27
+            drawn = _draw(bag, rack, len(old))
+            bag.extend(old)
+            rng.shuffle(bag)
+            score = 0
+            turns.append(Turn(player, before, "exchange", 0, scores[player], exchanged=_codes_text(old), drawn=_codes_text(drawn)))
+        else:
+            score = 0
+            turns.append(Turn(player, before, "pass", 0, scores[player]))
+        scoreless = scoreless + 1 if score == 0 else 0
+        if scoreless >= SCORELESS_LIMIT:
+            end = "scoreless"
+            for p in (0, 1):
+                own = rack_value(racks[p], values)
+                scores[p] -= own
+                adjustments.append(Adjustment(p, rack_text(racks[p]), rack_text(racks[p]), -own, scores[p]))
+            break
+        player = 1 - player
+
+    result = GameResult(
+        index=index,
+        seed=gseed,
+        turns=turns,
+        adjustments=adjustments,
+        scores=(scores[0], scores[1]),
+        end=end,
+        bingos=(bingos[0], bingos[1]),
+        squares=tuple(squares),
+        racks=(rack_text(racks[0]), rack_text(racks[1])),
+        bag=_codes_text(bag),
+        seconds=0.0,
+    )
+    problems = check_game(result, gaddag, rules)
+    if problems:
+        raise SelfPlayError(f"game {index + 1} (seed {seed}) failed its final check: " + "; ".join(problems))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def tile_counts(result: GameResult) -> list[int]:
+    """Tiles on the final board, on both racks and in the bag, by code (index 0 = blanks)."""
+    counts = [0] * 27
+    for code in result.squares:
+        if code:
+            counts[0 if code & BLANK_BIT else code & LETTER_MASK] += 1
+    for text in (*result.racks, result.bag):
+        for ch in text:
+            counts[0 if ch == "?" else ord(ch) - 64] += 1
+    return counts
+
+
+def check_game(result: GameResult, gaddag: Gaddag, rules: Rules) -> list[str]:
+    """What is wrong with a finished game's final position (an empty list when all is well):
+    a word on the board not in the lexicon, or tiles that do not add up to the bag."""
+    problems = []
+    board = Board(rules.rows, rules.cols, list(result.squares))
+    for word, row, col, down in board.words():
+        if not gaddag.contains(word):
+            where = f"{chr(65 + col)}{row + 1}" if down else f"{row + 1}{chr(65 + col)}"
+            problems.append(f"{word.upper()} at {where} is not in the lexicon")
+    counts = tile_counts(result)
+    if counts != list(rules.counts):
+        diff = [f"{'?' if c == 0 else chr(64 + c)} {have - want:+d}" for c, (have, want) in enumerate(zip(counts, rules.counts)) if have != want]
+        problems.append("tiles do not match the distribution: " + ", ".join(diff))
+    return problems
+
+
+def summarize(outcomes: list[GameOutcome], seconds: float) -> Summary:
+    n = len(outcomes)
+    firsts = [o.scores[0] for o in outcomes]
+    seconds_ = [o.scores[1] for o in outcomes]
+    every = firsts + seconds_
+    moves = sum(o.turns for o in outcomes)
+    wall = max(seconds, 1e-9)
+    return Summary(
+        games=n,
+        first_player_wins=sum(1 for o in outcomes if o.winner == 0),
+        second_player_wins=sum(1 for o in outcomes if o.winner == 1),
+        draws=sum(1 for o in outcomes if o.winner is None),
+        score_mean=_mean(every),
+        score_stdev=_pstdev(every),
+        first_player_score_mean=_mean(firsts),
+        first_player_score_stdev=_pstdev(firsts),
+        second_player_score_mean=_mean(seconds_),
+        second_player_score_stdev=_pstdev(seconds_),
+        bingos_per_game=sum(sum(o.bingos) for o in outcomes) / n if n else 0.0,
+        went_out=sum(1 for o in outcomes if o.end == "out"),
+        scoreless_endings=sum(1 for o in outcomes if o.end == "scoreless"),
+        moves=moves,
+        plays=sum(o.plays for o in outcomes),
+        seconds=seconds,
+        game_seconds=sum(o.seconds for o in outcomes),
+        moves_per_second=moves / wall,
+        games_per_second=n / wall,
+    )
+
+
+def _mean(xs: list[int]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _pstdev(xs: list[int]) -> float:
+    """Population standard deviation, computed exactly from integer sums (order-independent)."""
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    s = sum(xs)
+    ss = sum(x * x for x in xs)
+    return math.sqrt(max(n * ss - s * s, 0)) / n
+
+
+# --- running many games, optionally over worker processes -------------------------------
+
+_worker: tuple[Gaddag, Rules] | None = None
+
+
+def _init_worker(lexicon_name: str | None, max_length: int, rules: Rules, gaddag: Gaddag | None) -> None:
+    """Each worker loads the GADDAG once: from the cache by name (the parent built it), or
+    takes the one it was handed when there is no cache file."""
+    global _worker
+    if gaddag is None:
+        from solver_cli.lexicon import load_lexicon
+
+        gaddag = load_lexicon(lexicon_name, max_length).gaddag
+    _worker = (gaddag, rules)
+
+
+def _play_in_worker(seed: int, index: int) -> GameResult:
+    assert _worker is not None, "worker not initialised"
+    gaddag, rules = _worker
+    return play_game(gaddag, rules, seed, index)
+
+
+def run_selfplay(
+    gaddag: Gaddag,
+    rules: Rules,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    *,
+    lexicon_name: str | None = None,
+    max_length: int = 15,
+    on_game: Callable[[GameResult], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SelfPlayRun:
+    """Play ``games`` greedy games on ``jobs`` processes.
+
+    With ``jobs > 1`` and a ``lexicon_name`` (a lexicon whose GADDAG is in the cache), each
+    worker loads the GADDAG from the cache by name; without a name, ``gaddag`` is sent to
+    the workers. ``on_game`` receives every finished game (in completion order, in this
+    process) and ``progress(done, total)`` is called after each one. The outcomes come back
+    in game order; the games themselves do not depend on ``jobs``.
+    """
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    jobs = min(jobs, games)
+    run = SelfPlayRun(seed=seed, jobs=jobs)
+    outcomes: list[GameOutcome] = []
+    started = time.perf_counter()
+
+    def finished(result: GameResult) -> None:
+        if on_game is not None:
+            on_game(result)
+        outcomes.append(result.outcome())
+        if progress is not None:
+            progress(len(outcomes), games)
+
+    if jobs == 1:
+        for index in range(games):
+            finished(play_game(gaddag, rules, seed, index))
+    else:
+        import multiprocessing
+
+        # "spawn": the same behaviour on every platform, and no fork of a process that may
+        # be running threads (a progress bar's refresh thread).
+        context = multiprocessing.get_context("spawn")
+        initargs = (lexicon_name, max_length, rules, None if lexicon_name is not None else gaddag)
+        executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=initargs)
+        try:
+            # A bounded number of games in flight keeps memory flat for long runs.
+            pending: set[Future] = set()
+            next_index = 0
+            limit = jobs * 4
+            while next_index < games or pending:
+                while next_index < games and len(pending) < limit:
+                    pending.add(executor.submit(_play_in_worker, seed, next_index))
+                    next_index += 1
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    finished(future.result())
+        except BaseException:
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        executor.shutdown(wait=True)
+
+    outcomes.sort(key=lambda o: o.index)
+    run.outcomes = outcomes
+    run.summary = summarize(outcomes, time.perf_counter() - started)
+    return run
