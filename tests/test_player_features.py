@@ -1,0 +1,256 @@
+"""Issue 3 features through the CLI: filters, sorting, unseen tiles, warnings, the board
+view, CGP in and out, `scrab play`, Super Scrabble and custom rule files."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from positions import placement, reference_args
+from reference import reference_moves
+
+from solver_cli.board import Board, parse_board
+from solver_cli.cli import cli
+from solver_cli.gaddag import build_gaddag
+from solver_cli.movegen import generate_moves
+from solver_cli.rules import load_rules
+
+BOARDS = Path(__file__).resolve().parent.parent / "boards"
+MIDGAME = str(BOARDS / "midgame.txt")
+
+
+@pytest.fixture(scope="module")
+def runner(full_lexicon):
+    return CliRunner()
+
+
+def run_json(runner, *args):
+    result = runner.invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def every_move(runner):
+    return run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--all")["moves"]
+
+
+def squares_of(move):
+    dr, dc = (1, 0) if move["direction"] == "down" else (0, 1)
+    return {(move["row"] + k * dr, move["col"] + k * dc) for k in range(len(move["word"]))}
+
+
+def key(move):
+    return (move["position"], move["word"])
+
+
+@pytest.mark.parametrize(
+    "args, keep",
+    [
+        (["--at", "N8"], lambda m: (7, 13) in squares_of(m)),
+        (["--min-length", "6"], lambda m: len(m["word"]) >= 6),
+        (["--max-length", "3"], lambda m: len(m["word"]) <= 3),
+        (["--min-score", "30"], lambda m: m["score"] >= 30),
+        (["--must-use", "ST"], lambda m: {"S", "T"} <= {t["letter"] for t in m["placed"]}),
+        (["--word", "*AT?"], lambda m: re.fullmatch("[A-Z]*AT[A-Z]", m["word"].upper())),
+        (
+            ["--word", "R*", "--min-score", "10", "--max-length", "5"],
+            lambda m: m["word"].upper().startswith("R") and m["score"] >= 10 and len(m["word"]) <= 5,
+        ),
+    ],
+)
+def test_filters_keep_exactly_the_matching_moves(runner, every_move, args, keep):
+    data = run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--all", *args)
+    expected = {key(m) for m in every_move if keep(m)}
+    assert expected, "the filter should keep something on this board"
+    assert {key(m) for m in data["moves"]} == expected
+    assert data["matching_moves"] == len(expected) and data["total_moves"] == len(every_move)
+
+
+def test_sort_by_length_and_tiles(runner):
+    by_length = run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--sort", "length", "--top", "40")["moves"]
+    lengths = [len(m["word"]) for m in by_length]
+    assert lengths == sorted(lengths, reverse=True)
+    by_tiles = run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--sort", "tiles", "--top", "40")["moves"]
+    tiles = [len(m["placed"]) for m in by_tiles]
+    assert tiles == sorted(tiles, reverse=True) and tiles[0] == 7
+    for group in (by_length, by_tiles):  # ties keep score order
+        for a, b in zip(group, group[1:]):
+            if (len(a["word"]), len(a["placed"])) == (len(b["word"]), len(b["placed"])):
+                assert a["score"] >= b["score"]
+
+
+def test_filter_errors(runner):
+    for args, message in [
+        (["--at", "Z99"], "--at: square 'Z99' is off the 15x15 board"),
+        (["--word", "A-B"], "bad character '-'"),
+        (["--min-length", "5", "--max-length", "3"], "--min-length 5 is more than --max-length 3"),
+        (["--must-use", "Q1"], "bad character '1'"),
+    ]:
+        result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", *args])
+        assert result.exit_code == 2 and message in result.stderr, (args, result.output)
+
+
+def test_unseen_tiles_are_distribution_minus_board_and_rack(runner):
+    data = run_json(runner, "solve", MIDGAME, "--rack", "AEIRST?", "--top", "1")
+    rules = load_rules("scrabble")
+    board = (BOARDS / "midgame.txt").read_text().splitlines()
+    held = Counter(ch.upper() if ch.isupper() else "?" for line in board if not line.startswith("#") for ch in line if ch != ".")
+    held.update("AEIRST?")
+    letters = "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    expected = {ch: rules.counts[i] - held[ch] for i, ch in enumerate(letters) if rules.counts[i] - held[ch] > 0}
+    unseen = data["unseen"]
+    assert unseen["counts"] == expected
+    assert unseen["total"] == sum(expected.values()) == 100 - sum(held.values())
+    assert unseen["vowels"] == sum(n for ch, n in expected.items() if ch in "AEIOU")
+    assert unseen["vowels"] + unseen["consonants"] + unseen["blanks"] == unseen["total"]
+    table = runner.invoke(cli, ["solve", MIDGAME, "--rack", "AEIRST?", "--top", "1"]).stdout
+    assert f"Unseen {unseen['total']} tiles" in table and unseen["tiles"] in table.replace("\n", "")
+
+
+def write(tmp_path, name, rows):
+    path = tmp_path / name
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def test_odd_boards_warn_but_still_solve(runner, tmp_path):
+    rows = ["." * 15 for _ in range(15)]
+    rows[2] = "..QXZ.........."  # not a word, not connected to the rest, off the centre
+    rows[10] = "........ZZZ...."  # a second island, more Zs than the one in the set
+    result = runner.invoke(cli, ["solve", write(tmp_path, "odd.txt", rows), "--rack", "AE", "--json"])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines()]
+    assert all(w.startswith("Warning: ") for w in warnings)
+    text = "\n".join(warnings)
+    assert "no tile covers the centre square H8" in text
+    assert "not connected to the rest of the board" in text
+    assert "the word QXZ at 3C across is not in kjxqz" in text
+    assert "board and rack hold 4 Zs, more than the 1 in the scrabble set" in text
+    data = json.loads(result.stdout)
+    assert data["warnings"] == [w[len("Warning: ") :] for w in warnings]
+    assert data["unseen"]["overdrawn"] == [{"letter": "Z", "held": 4, "in_set": 1}]
+
+
+def test_board_view_fits_80_columns_without_colour(runner, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    top = run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--top", "3")["moves"]
+    result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--top", "3", "--show-board", "--move", "2"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "\x1b[" not in out  # no colour codes
+    assert all(len(line) <= 80 for line in out.splitlines())
+    board_lines = [line for line in out.splitlines() if re.match(r"^[ \d]\d ", line) and len(line) >= 47]
+    assert len(board_lines) == 15 and " A  B  C " in out
+    bracketed = re.findall(r"\[([A-Za-z])\]", "\n".join(board_lines))
+    second = top[1]
+    assert bracketed == [t["letter"].lower() if t["blank"] else t["letter"] for t in second["placed"]]
+    assert "3W" in out and "2L" in out and f"{second['position']} {second['notation']} {second['score']}" in out
+
+
+def test_cgp_round_trip_through_solve(runner):
+    first = run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--top", "5", "--cgp")
+    cgp = first["cgp"]
+    assert cgp.startswith("15/11T3/6VERGLAs2/") and " AEINRST/ 0/0 0 lex kjxqz;" in cgp
+    again = run_json(runner, "solve", cgp, "--top", "5")  # rack taken from the CGP
+    assert again["rack"] == "AEINRST" and again["moves"] == first["moves"]
+
+
+def test_cgp_file_and_wrong_size(runner, tmp_path):
+    path = tmp_path / "pos.cgp"
+    path.write_text("# a position\n15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 QI/ 0/0 0\n")
+    data = run_json(runner, "solve", str(path))
+    assert {m["word"] for m in data["moves"]} == {"QI"}
+    small = runner.invoke(cli, ["solve", "5/5/5/5/5 AB/ 0/0 0"])
+    assert small.exit_code == 2 and "the CGP board is 5x5, the scrabble board is 15x15" in small.stderr
+
+
+def test_play_checks_scores_and_writes_atomically(runner, tmp_path):
+    game = tmp_path / "game.txt"
+    game.write_text((BOARDS / "opening.txt").read_text())
+    result = runner.invoke(cli, ["play", str(game), "8D", "FORMATS", "--rack", "SQ", "-o", str(game)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["8D FORMATS scores 12 (FORMATS 12)", "Leave: Q"]
+    assert game.read_text().splitlines()[7] == "...FORMATS....."
+    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]  # no temporary file left
+    # A down play through a board tile, written with parentheses, with a blank.
+    data = run_json(runner, "play", str(game), "I7", "a(T)e", "--rack", "??")
+    assert data["word"] == "aTe" and data["score"] == 1 and [w["word"] for w in data["words"]] == ["aTe"]
+    assert data["board"][6][8] == "a" and data["board"][8][8] == "e"
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["9D", "ZA"], 1, "illegal move: not in kjxqz: FZ, OA"),
+        (["1A", "QI"], 1, "does not touch any tile"),
+        (["8D", "FORMATS", "--rack", "Q"], 1, "the rack Q does not hold the tiles S"),
+        (["8E", "ORMATS"], 1, "the tiles make FORMATS at 8D, not ORMATS at 8E"),
+        (["8D", "FXRMATS"], 2, "square E8 holds O, not X"),
+        (["Q8", "AB"], 2, "off the 15x15 board"),
+        (["8H8", "AB"], 2, "bad position '8H8'"),
+        (["8D", "F(OR"], 2, "unbalanced parentheses"),
+    ],
+)
+def test_play_rejects_bad_moves_and_leaves_the_file(runner, tmp_path, args, code, message):
+    game = tmp_path / "game.txt"
+    original = (BOARDS / "opening.txt").read_text()
+    game.write_text(original)
+    result = runner.invoke(cli, ["play", str(game), *args, "-o", str(game)])
+    assert result.exit_code == code, result.output
+    assert message in result.stderr and result.stdout == ""
+    assert game.read_text() == original
+
+
+def test_play_without_output_prints_the_new_board(runner):
+    result = runner.invoke(cli, ["play", str(BOARDS / "empty.txt"), "H7", "QI"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "H7 QI scores 22 (QI 22)"  # (10 + 1) x 2 on the centre
+    assert lines[7][7] == "Q" and lines[8][7] == "I" and len(lines) == 16
+
+
+def test_super_scrabble_against_the_reference(small_words, small_gaddag):
+    rules = load_rules("super")
+    assert (rules.rows, rules.cols, rules.tile_total, rules.counts[0]) == (21, 21, 200, 4)
+    words = set(small_words)
+    board = Board.empty(rules)
+    for turn, rack_text in enumerate(["RETAINS", "QUIZ?ED", "AEIOU?S", "STRANGE"]):
+        rack = [0] * 27
+        for ch in rack_text:
+            rack[0 if ch == "?" else ord(ch) - 64] += 1
+        moves = generate_moves(board, rack, small_gaddag, rules)
+        mine = {placement(board, d, li, st, co): s for s, d, li, st, co in moves}
+        theirs = reference_moves(board.to_rows(), rack_text, words, **reference_args(rules))
+        assert mine == theirs
+        best = max(moves)
+        for k, code in enumerate(best[4]):
+            r, c = (best[3] + k, best[2]) if best[1] else (best[2], best[3] + k)
+            board.squares[r * rules.cols + c] = code
+    assert board.tile_count() > 10
+
+
+def test_custom_rules_file(tmp_path, runner):
+    rules_file = tmp_path / "mini.toml"
+    rules_file.write_text(
+        'name = "mini"\nrack_size = 5\nbingo_bonus = 20\ncentre = "C3"\n'
+        'layout = ["T...T", ".q.Q.", "..D..", ".Q.q.", "T...T"]\n'
+        "[tiles]\n" + "".join(f'{ch} = [2, {i % 5 + 1}]\n' for i, ch in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) + '"?" = [1, 0]\n'
+    )
+    rules = load_rules(str(rules_file))
+    words = ["AT", "TA", "CAT", "ACT", "TACT", "SCAT", "CATS", "ACTS", "CAST", "CASTS"]
+    gaddag = build_gaddag(sorted(words))
+    board = parse_board(".....\n.....\n.CAT.\n.....\n.....\n", rules, "mini")
+    rack = [0] * 27
+    for ch in "STC?":
+        rack[0 if ch == "?" else ord(ch) - 64] += 1
+    mine = {placement(board, d, li, st, co): s for s, d, li, st, co in generate_moves(board, rack, gaddag, rules)}
+    assert mine == reference_moves(board.to_rows(), "STC?", set(words), **reference_args(rules))
+    assert mine  # e.g. CATS, SCAT, TACT...
+    result = runner.invoke(cli, ["solve", "-", "--rules", str(rules_file), "--rack", "SAT", "--json"], input=".....\n" * 5)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["rules"] == "mini"
