@@ -1,5 +1,398 @@
-"""Word look-up commands (``hooks``, ``anagram``, ``pattern``, ``check``), answered from the GADDAG."""
+"""Word look-up commands (``hooks``, ``anagram``, ``pattern``, ``check``), answered from the GADDAG.
+
+Thin commands: parse and validate the input, load the lexicon like ``solve`` does, call
+``solver_cli.lookup``, render a Rich table or one JSON document on stdout.
+"""
 
 from __future__ import annotations
 
-from solver_cli.cli import cli  # noqa: F401  (commands register on this group)
+import inspect
+import json
+
+import click
+
+from solver_cli.cli import cli, fail, lexicon_options, load_lexicon_for
+from solver_cli.errors import InputError, ScrabError
+
+BLANKS_HELP = (
+    "Blanks (?) stand for any letter and are shown lowercase. Natural tiles are used first: a "
+    "blank stands for a letter only when the rack has no natural tile of that letter left, so "
+    "rack S? gives ES, never Es. When blanks must fill some of a letter's squares, each choice "
+    "of squares is its own result (ESs and EsS); a word is listed once per distinct display."
+)
+
+
+def _blanks_help(func):
+    """Append the shared paragraph on blanks to a command's docstring (before Click reads it)."""
+    func.__doc__ = inspect.cleandoc(func.__doc__) + "\n\n" + BLANKS_HELP
+    return func
+
+
+def _length_options(func):
+    func = click.option(
+        "--max-length", type=click.IntRange(min=1), default=None, help="Only words of at most N letters."
+    )(func)
+    func = click.option(
+        "--min-length", type=click.IntRange(min=1), default=None, help="Only words of at least N letters."
+    )(func)
+    return func
+
+
+DEFAULT_TOP = 100
+
+
+def _top_option(func):
+    func = click.option("--all", "show_all", is_flag=True, help="Show every result.")(func)
+    func = click.option(
+        "--top",
+        "-n",
+        type=click.IntRange(min=1),
+        default=None,
+        help=f"Show the first N results [default: {DEFAULT_TOP}].",
+    )(func)
+    return func
+
+
+def _limit(top: int | None, show_all: bool) -> int | None:
+    """How many results to show: None for all."""
+    return None if show_all else (top or DEFAULT_TOP)
+
+
+def _json_option(func):
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")(func)
+
+
+def _check_lengths(min_length: int | None, max_length: int | None) -> None:
+    if min_length is not None and max_length is not None and min_length > max_length:
+        raise InputError(f"--min-length {min_length} is more than --max-length {max_length}")
+
+
+def _found_json(found, with_at: bool = False) -> dict:
+    out = {
+        "word": found.word,
+        "display": found.display,
+        "score": found.score,
+        "length": len(found.word),
+        "blanks": found.blanks,
+    }
+    if with_at:
+        out["board_at"] = list(found.at)
+    return out
+
+
+def _print_found(results, top: int | None, title: str, empty: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from solver_cli.render import console
+
+    out = console()
+    if not results:
+        out.print(empty)
+        return
+    shown = results if top is None else results[:top]
+    words = len({f.word for f in results})
+    noun = "word" if len(results) == 1 else "words"
+    count = f"{len(results):,} {noun}"
+    if words != len(results):
+        count = f"{len(results):,} results ({words:,} words)"
+    if len(shown) < len(results):
+        count = f"{len(shown):,} of {count}"
+    out.print(f"{count} {title}")
+    table = Table(header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("Word")
+    table.add_column("Len", justify="right")
+    table.add_column("Score", justify="right")
+    for rank, found in enumerate(shown, 1):
+        word = Text()
+        for ch in found.display:
+            word.append(ch, style="bold" if ch.islower() else "")
+        table.add_row(str(rank), word, str(len(found.word)), str(found.score))
+    out.print(table)
+
+
+@cli.command()
+@click.argument("words", metavar="[WORD]...", nargs=-1)
+@click.option(
+    "--letter",
+    "letters",
+    multiple=True,
+    metavar="L",
+    help="A board letter the word must go through; repeat for adjacent board letters in order "
+    "(--letter R --letter E, or --letter RE: the word contains RE as board tiles).",
+)
+@click.option("--rack", default=None, help="Rack letters for --letter, ? for a blank, e.g. AEIRST?")
+@_length_options
+@_top_option
+@lexicon_options
+@_json_option
+@_blanks_help
+def hooks(
+    words: tuple[str, ...],
+    letters: tuple[str, ...],
+    rack: str | None,
+    min_length: int | None,
+    max_length: int | None,
+    top: int | None,
+    show_all: bool,
+    rules: str,
+    lexicon: str | None,
+    as_json: bool,
+) -> None:
+    """Hooks of each WORD, or (with --letter and --rack) the words through board letters.
+
+    scrab hooks WORD...: the letters that make a word when put before (front) or after (back)
+    each WORD, and whether WORD is itself valid. A WORD that is not a word (a prefix, say)
+    still gets its hooks, with valid: false. --json prints a list, one object per WORD.
+
+    scrab hooks --letter E --rack RACK: every word that uses the board letter E once (as the
+    tile already on the board) plus one or more rack tiles, with its face-value score (tile
+    values under --rules, blanks 0, board letters included), sorted by score, then length
+    (longest first), then alphabet. Repeat --letter for adjacent board letters in order.
+
+    \b
+    Examples:
+      scrab hooks CARE QI
+      scrab hooks --letter E --rack AEIRST?
+      scrab hooks --letter R --letter E --rack ST? --max-length 5
+    """
+    from solver_cli.alphabet import parse_rack, rack_text
+    from solver_cli.lookup import board_words, parse_board_letters, parse_word, word_hooks
+    from solver_cli.rules import load_rules
+
+    try:
+        rule_set = load_rules(rules)
+        if letters:
+            if words:
+                raise InputError("give WORDs to hook or --letter with --rack, not both")
+            if rack is None:
+                raise InputError("--letter needs --rack: the rack tiles to play around the board letters")
+            board = parse_board_letters(letters)
+            counts = parse_rack(rack, rule_set.rack_size)
+            _check_lengths(min_length, max_length)
+        else:
+            if not words:
+                raise InputError("give one or more WORDs, or --letter L with --rack RACK")
+            given = (
+                ("--rack", rack is not None),
+                ("--min-length", min_length is not None),
+                ("--max-length", max_length is not None),
+                ("--top", top is not None),
+                ("--all", show_all),
+            )
+            for name, used in given:
+                if used:
+                    raise InputError(f"{name} applies only with --letter")
+            targets = [parse_word(w) for w in words]
+        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        if letters:
+            results = board_words(lex.gaddag, board, counts, rule_set.values, min_length or 2, max_length)
+        else:
+            answers = [word_hooks(lex.gaddag, w) for w in targets]
+    except ScrabError as exc:
+        raise fail(exc) from None
+
+    if letters:
+        rack_shown = rack_text(counts)
+        if as_json:
+            shown = results[: _limit(top, show_all)]
+            payload = {
+                "rules": rule_set.name,
+                "lexicon": lex.name,
+                "letters": board,
+                "rack": rack_shown,
+                "total": len(results),
+                "words": [_found_json(f, with_at=True) for f in shown],
+            }
+            click.echo(json.dumps(payload))
+            return
+        where = f"through {board} for rack {rack_shown}  ({rule_set.name}, {lex.name})"
+        _print_found(results, _limit(top, show_all), where, f"No word {where}.")
+        return
+
+    if as_json:
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "word": h.word,
+                        "valid": h.valid,
+                        "front": list(h.front),
+                        "back": list(h.back),
+                        "front_words": h.front_words,
+                        "back_words": h.back_words,
+                    }
+                    for h in answers
+                ]
+            )
+        )
+        return
+    from rich.table import Table
+
+    from solver_cli.render import console
+
+    out = console()
+    out.print(f"Hooks of {len(answers)} word{'s' if len(answers) != 1 else ''}  ({lex.name})")
+    table = Table(header_style="bold")
+    table.add_column("Front", justify="right")
+    table.add_column("Word")
+    table.add_column("Back")
+    table.add_column("Valid")
+    for h in answers:
+        table.add_row(h.front or "-", h.word, h.back or "-", "yes" if h.valid else "no")
+    out.print(table)
+
+
+
+@cli.command()
+@click.argument("rack", metavar="RACK")
+@click.option("--partial", is_flag=True, help="Every word using some of the tiles, not only all of them.")
+@_length_options
+@_top_option
+@lexicon_options
+@_json_option
+@_blanks_help
+def anagram(
+    rack: str,
+    partial: bool,
+    min_length: int | None,
+    max_length: int | None,
+    top: int | None,
+    show_all: bool,
+    rules: str,
+    lexicon: str | None,
+    as_json: bool,
+) -> None:
+    """The words RACK spells using all its tiles (with --partial: using some of them).
+
+    RACK is up to the rule set's rack size of letters, ? for a blank. Each word shows its
+    face-value score (tile values under --rules, blanks 0); results are sorted by score,
+    then length (longest first), then alphabet.
+
+    \b
+    Examples:
+      scrab anagram RETAINS
+      scrab anagram 'QUIZ?' --partial --min-length 4
+    """
+    from solver_cli.alphabet import parse_rack, rack_text
+    from solver_cli.lookup import anagrams
+    from solver_cli.rules import load_rules
+
+    try:
+        rule_set = load_rules(rules)
+        counts = parse_rack(rack, rule_set.rack_size)
+        _check_lengths(min_length, max_length)
+        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        results = anagrams(lex.gaddag, counts, rule_set.values, partial, min_length or 2, max_length)
+    except ScrabError as exc:
+        raise fail(exc) from None
+    rack_shown = rack_text(counts)
+    if as_json:
+        shown = results[: _limit(top, show_all)]
+        payload = {
+            "rules": rule_set.name,
+            "lexicon": lex.name,
+            "rack": rack_shown,
+            "partial": partial,
+            "total": len(results),
+            "words": [_found_json(f) for f in shown],
+        }
+        click.echo(json.dumps(payload))
+        return
+    using = "some of" if partial else "all of"
+    where = f"using {using} {rack_shown}  ({rule_set.name}, {lex.name})"
+    _print_found(results, _limit(top, show_all), where, f"No word {where}.")
+
+
+
+@cli.command()
+@click.argument("pattern", metavar="PATTERN")
+@click.option("--rack", default=None, help="Only words whose ? and * letters these tiles can supply (? = blank).")
+@_top_option
+@lexicon_options
+@_json_option
+@_blanks_help
+def pattern(
+    pattern: str, rack: str | None, top: int | None, show_all: bool, rules: str, lexicon: str | None, as_json: bool
+) -> None:
+    """Words matching PATTERN: ? is one letter, * any run of letters (even none), A-Z literal.
+
+    Quote the pattern so the shell leaves ? and * alone: scrab pattern 'C?T*'. With --rack,
+    only the words whose letters matched by ? and * the rack can supply (literal letters are
+    taken as already there, e.g. on the board). Sorted by face-value score (blanks 0), then
+    length (longest first), then alphabet.
+
+    \b
+    Examples:
+      scrab pattern 'Q?'
+      scrab pattern 'C?T*' --rack 'AS?'
+    """
+    from solver_cli.alphabet import parse_rack, rack_text
+    from solver_cli.lookup import parse_pattern, pattern_words
+    from solver_cli.rules import load_rules
+
+    try:
+        rule_set = load_rules(rules)
+        tokens = parse_pattern(pattern)
+        counts = parse_rack(rack, rule_set.rack_size) if rack is not None else None
+        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        results = pattern_words(lex.gaddag, tokens, rule_set.values, counts)
+    except ScrabError as exc:
+        raise fail(exc) from None
+    shown_pattern = pattern.strip().upper()
+    rack_shown = rack_text(counts) if counts is not None else None
+    if as_json:
+        shown = results[: _limit(top, show_all)]
+        payload = {
+            "rules": rule_set.name,
+            "lexicon": lex.name,
+            "pattern": shown_pattern,
+            "rack": rack_shown,
+            "total": len(results),
+            "words": [_found_json(f) for f in shown],
+        }
+        click.echo(json.dumps(payload))
+        return
+    with_rack = f" with rack {rack_shown}" if rack_shown else ""
+    where = f"matching {shown_pattern}{with_rack}  ({rule_set.name}, {lex.name})"
+    _print_found(results, _limit(top, show_all), where, f"No word {where}.")
+
+
+
+@cli.command()
+@click.argument("words", metavar="WORD...", nargs=-1, required=True)
+@lexicon_options
+@_json_option
+@click.pass_context
+def check(ctx: click.Context, words: tuple[str, ...], rules: str, lexicon: str | None, as_json: bool) -> None:
+    """Whether each WORD is in the lexicon; exit status 0 if all are, 1 if any is not.
+
+    \b
+    For adjudicating a challenge from a script:
+      scrab check QI ZA && echo "play stands"
+    """
+    from solver_cli.lookup import check_words, parse_word
+    from solver_cli.rules import load_rules
+
+    try:
+        rule_set = load_rules(rules)
+        targets = [parse_word(w) for w in words]
+        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        answers = check_words(lex.gaddag, targets)
+    except ScrabError as exc:
+        raise fail(exc) from None
+    all_valid = all(ok for _, ok in answers)
+    if as_json:
+        payload = {
+            "lexicon": lex.name,
+            "words": [{"word": w, "valid": ok} for w, ok in answers],
+            "all_valid": all_valid,
+        }
+        click.echo(json.dumps(payload))
+    else:
+        width = max(len(w) for w, _ in answers)
+        for w, ok in answers:
+            click.echo(f"{w:<{width}}  {'valid' if ok else f'not in {lex.name}'}")
+    if not all_valid:
+        ctx.exit(1)

@@ -1,0 +1,424 @@
+"""Word look-ups answered by walking the GADDAG and its forward DAWG (never the word list).
+
+- ``board_words``: the words through one or more adjacent board letters, using rack tiles on
+  either side: read the board letters reversed from the GADDAG root, extend leftwards with
+  rack letters, cross the separator, extend rightwards (Gordon's walk without a board);
+- ``word_hooks``: the letters that make a word before / after a word (one GADDAG state);
+- ``anagrams``: the words a rack spells, with all its tiles or (``partial``) some of them;
+- ``pattern_words``: the words matching ``?`` / ``*`` / literal letters, optionally only
+  those whose non-literal letters a rack can supply;
+- ``check_words``: membership, through the DAWG.
+
+Blanks. A rack is 27 counts (index 0 = blanks). A result is shown with the letters played
+from blanks in lowercase. Natural tiles come first: a blank stands for a letter only when the
+rack has no natural tile of that letter left for it, so a word never appears with a blank
+where a natural tile of the same letter sits unused in the rack (``ES`` from rack ``S?``, not
+``Es``). When the rack has too few natural tiles of a letter, every choice of which of that
+letter's squares the blanks take is a different result (``ESs`` and ``EsS`` from ``S?`` and a
+board ``E``), because it is a different placement; results are unique by their display.
+
+Scores are face values: the sum of the tile values under the rules, blanks 0, board letters
+included. Results sort by score (high first), then length (long first), then alphabet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, product
+
+from solver_cli.alphabet import CODE, LETTERS
+from solver_cli.errors import InputError
+from solver_cli.gaddag import FINAL, LETTER_BITS, SEP, Gaddag
+
+STAR = -1  # pattern token: any run of letters (possibly empty)
+ANY = 0  # pattern token: exactly one letter
+
+
+@dataclass(frozen=True)
+class Found:
+    """One result: the word, its display (blanks lowercase) and its face-value score."""
+
+    word: str
+    display: str
+    score: int
+    at: tuple[int, ...] = field(default=())  # board_words only: 0-based offsets of the board letters
+
+    @property
+    def blanks(self) -> str:
+        """The letters played from blanks, in word order (uppercase)."""
+        return "".join(ch.upper() for ch in self.display if ch.islower())
+
+
+@dataclass(frozen=True)
+class Hooks:
+    word: str
+    valid: bool
+    front: str  # letters L such that L + word is a word, in order
+    back: str  # letters L such that word + L is a word, in order
+
+    @property
+    def front_words(self) -> list[str]:
+        return [ch + self.word for ch in self.front]
+
+    @property
+    def back_words(self) -> list[str]:
+        return [self.word + ch for ch in self.back]
+
+
+# ---------------------------------------------------------------------------- parsing input
+
+
+def parse_word(text: str, what: str = "word") -> str:
+    """An A-Z word (any case) as uppercase; InputError for anything else."""
+    word = text.strip()
+    if not word:
+        raise InputError(f"{what} is empty: give letters A-Z")
+    for position, ch in enumerate(word, 1):
+        if not (ch.isascii() and ch.isalpha()):
+            raise InputError(f"{what} {word!r}: bad character {_shown(ch)} at position {position} (use letters A-Z)")
+    return word.upper()
+
+
+def parse_board_letters(values: Iterable[str]) -> str:
+    """``--letter`` values (each one or more letters) joined in order: ``["R", "E"]`` -> ``"RE"``."""
+    parts = [parse_word(value, "board letter") for value in values]
+    if not parts:
+        raise InputError("give at least one board letter, e.g. --letter E")
+    return "".join(parts)
+
+
+def parse_pattern(text: str) -> tuple[int, ...]:
+    """A pattern as tokens: a letter code, ``ANY`` for ``?``, ``STAR`` for ``*`` (runs of ``*`` merged)."""
+    pattern = text.strip()
+    if not pattern:
+        raise InputError("pattern is empty: use letters, ? for one letter and * for any run, e.g. 'C?T*'")
+    tokens: list[int] = []
+    for position, ch in enumerate(pattern, 1):
+        if ch == "*":
+            if not tokens or tokens[-1] != STAR:
+                tokens.append(STAR)
+        elif ch == "?":
+            tokens.append(ANY)
+        elif ch.isascii() and ch.isalpha():
+            tokens.append(CODE[ch.upper()])
+        else:
+            raise InputError(
+                f"pattern {pattern!r}: bad character {_shown(ch)} at position {position} "
+                "(use letters A-Z, ? for one letter, * for any run)"
+            )
+    return tuple(tokens)
+
+
+def _shown(ch: str) -> str:
+    return repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+
+
+# ---------------------------------------------------------------------------- blanks and scores
+
+
+def displays(word: str, fixed: Iterable[int], rack: Sequence[int]) -> list[str]:
+    """Every natural-first display of ``word`` when the squares not in ``fixed`` come from ``rack``.
+
+    For each letter the rack lacks enough natural tiles of, exactly the missing number of
+    that letter's rack squares are blanks; each choice of those squares is one display.
+    Empty when the rack cannot supply the word's rack squares at all.
+    """
+    fixed_set = set(fixed)
+    squares: dict[int, list[int]] = {}
+    for i, ch in enumerate(word):
+        if i not in fixed_set:
+            squares.setdefault(CODE[ch], []).append(i)
+    choices = []
+    blanks = 0
+    for code, where in squares.items():
+        missing = len(where) - rack[code]
+        if missing > 0:
+            blanks += missing
+            choices.append(list(combinations(where, missing)))
+    if blanks > rack[0]:
+        return []
+    out = []
+    for combo in product(*choices):
+        chars = list(word)
+        for group in combo:
+            for i in group:
+                chars[i] = chars[i].lower()
+        out.append("".join(chars))
+    return out
+
+
+def face_score(display: str, values: Sequence[int]) -> int:
+    """Sum of the values of the uppercase (natural) letters; lowercase letters are blanks, 0."""
+    return sum(values[CODE[ch]] for ch in display if ch.isupper())
+
+
+def sort_key(found: Found) -> tuple:
+    return (-found.score, -len(found.word), found.word, found.display)
+
+
+def _finish(hits: dict[str, tuple[str, set[int]]], values: Sequence[int], with_at: bool = False) -> list[Found]:
+    results = [
+        Found(word, display, face_score(display, values), tuple(sorted(at)) if with_at else ())
+        for display, (word, at) in hits.items()
+    ]
+    results.sort(key=sort_key)
+    return results
+
+
+def _rack_bits(rack: Sequence[int]) -> int:
+    bits = 0
+    for code in range(1, 27):
+        if rack[code]:
+            bits |= 1 << code
+    return bits
+
+
+def _word(codes: Iterable[int]) -> str:
+    return "".join(LETTERS[c - 1] for c in codes)
+
+
+# ---------------------------------------------------------------------------- the queries
+
+
+def board_words(
+    gaddag: Gaddag,
+    board: str,
+    rack: Sequence[int],
+    values: Sequence[int],
+    min_length: int = 2,
+    max_length: int | None = None,
+) -> list[Found]:
+    """Words containing ``board`` (adjacent board letters, uppercase) once as board tiles, the
+    other letters from ``rack`` (at least one rack tile), blanks standing for any letter."""
+    run = [CODE[ch] for ch in board]
+    limit = 99 if max_length is None else max_length
+    g = gaddag.nodes
+    start = gaddag.walk(gaddag.root, reversed(run))
+    hits: dict[str, tuple[str, set[int]]] = {}
+    if start < 0 or len(run) > limit:
+        return []
+    counts = list(rack)
+    tiles_left = sum(counts)
+    left: list[int] = []  # rack letters placed leftwards, nearest the board letters first
+    right: list[int] = []
+
+    def record() -> None:
+        length = len(left) + len(run) + len(right)
+        if length < min_length:
+            return
+        word = _word(reversed(left)) + board + _word(right)
+        offset = len(left)
+        fixed = range(offset, offset + len(run))
+        for display in displays(word, fixed, rack):
+            entry = hits.get(display)
+            if entry is None:
+                hits[display] = (word, {offset})
+            else:
+                entry[1].add(offset)
+
+    def arcs(mask: int, bits: int) -> int:
+        return mask & (LETTER_BITS if counts[0] else bits)
+
+    def take(code: int, bits: int) -> tuple[int, int]:
+        """Use a natural tile if there is one, else a blank: (index used, new rack bits)."""
+        if counts[code]:
+            counts[code] -= 1
+            return code, bits if counts[code] else bits & ~(1 << code)
+        counts[0] -= 1
+        return 0, bits
+
+    def go_right(state: int, bits: int, room: int) -> None:
+        mask = g[state]
+        todo = arcs(mask, bits)
+        while todo:
+            bit = todo & -todo
+            todo ^= bit
+            code = bit.bit_length() - 1
+            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            used, next_bits = take(code, bits)
+            right.append(code)
+            if g[child] & FINAL:
+                record()
+            if room > 1 and sum(counts):
+                go_right(child, next_bits, room - 1)
+            right.pop()
+            counts[used] += 1
+
+    def go_left(state: int, bits: int, room: int) -> None:
+        mask = g[state]
+        if left and mask & FINAL:
+            record()  # the word ends with the board letters
+        if room <= 0 or not sum(counts):
+            return
+        if mask & SEP:
+            go_right(g[state + 1], bits, room)
+        todo = arcs(mask, bits)
+        while todo:
+            bit = todo & -todo
+            todo ^= bit
+            code = bit.bit_length() - 1
+            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            used, next_bits = take(code, bits)
+            left.append(code)
+            go_left(child, next_bits, room - 1)
+            left.pop()
+            counts[used] += 1
+
+    if tiles_left:
+        go_left(start, _rack_bits(rack), limit - len(run))
+    return _finish(hits, values, with_at=True)
+
+
+def word_hooks(gaddag: Gaddag, word: str) -> Hooks:
+    """Front and back hooks of ``word`` (uppercase A-Z), whether or not it is a word itself."""
+    g = gaddag.nodes
+    codes = [CODE[ch] for ch in word]
+    # After reading rev(word) from the GADDAG root, the child on L has read rev(L + word), so
+    # it is FINAL iff L + word is a word; the separator leads to word's forward DAWG state,
+    # whose child on L is FINAL iff word + L is a word.
+    state = gaddag.walk(gaddag.root, reversed(codes))
+    if state < 0:
+        return Hooks(word, False, "", "")
+    valid = bool(g[state] & FINAL)
+    front = _final_arcs(g, state)
+    back = _final_arcs(g, g[state + 1]) if g[state] & SEP else ""
+    return Hooks(word, valid, front, back)
+
+
+def _final_arcs(g, state: int) -> str:
+    mask = g[state]
+    out = []
+    todo = mask & LETTER_BITS
+    while todo:
+        bit = todo & -todo
+        todo ^= bit
+        if g[g[state + 1 + (mask & (bit - 1)).bit_count()]] & FINAL:
+            out.append(LETTERS[bit.bit_length() - 2])
+    return "".join(out)
+
+
+def anagrams(
+    gaddag: Gaddag,
+    rack: Sequence[int],
+    values: Sequence[int],
+    partial: bool = False,
+    min_length: int = 2,
+    max_length: int | None = None,
+) -> list[Found]:
+    """Words spelt by all the rack's tiles, or (``partial``) by some of them."""
+    g = gaddag.nodes
+    total = sum(rack)
+    limit = total if max_length is None else min(total, max_length)
+    low = min_length if partial else max(min_length, total)
+    if low > limit:
+        return []
+    counts = list(rack)
+    path: list[int] = []
+    hits: dict[str, tuple[str, set[int]]] = {}
+
+    def walk(state: int, bits: int) -> None:
+        mask = g[state]
+        todo = mask & (LETTER_BITS if counts[0] else bits)
+        while todo:
+            bit = todo & -todo
+            todo ^= bit
+            code = bit.bit_length() - 1
+            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            if counts[code]:
+                counts[code] -= 1
+                used, next_bits = code, bits if counts[code] else bits & ~bit
+            else:
+                counts[0] -= 1
+                used, next_bits = 0, bits
+            path.append(code)
+            if len(path) >= low and g[child] & FINAL:
+                word = _word(path)
+                for display in displays(word, (), rack):
+                    hits[display] = (word, set())
+            if len(path) < limit:
+                walk(child, next_bits)
+            path.pop()
+            counts[used] += 1
+
+    if total:
+        walk(gaddag.dawg_root, _rack_bits(rack))
+    return _finish(hits, values)
+
+
+def pattern_words(
+    gaddag: Gaddag,
+    tokens: Sequence[int],
+    values: Sequence[int],
+    rack: Sequence[int] | None = None,
+) -> list[Found]:
+    """Words matching the pattern ``tokens`` (see ``parse_pattern``). With ``rack``, only the
+    words whose letters matched by ``?`` and ``*`` the rack can supply (blanks for any letter);
+    literal letters are taken as given (board tiles) and always shown uppercase."""
+    g = gaddag.nodes
+    n = len(tokens)
+    counts = list(rack) if rack is not None else None
+    path: list[int] = []
+    literal: list[int] = []  # positions of path matched by literal tokens
+    hits: dict[str, tuple[str, set[int]]] = {}
+
+    def record() -> None:
+        word = _word(path)
+        if counts is None:
+            hits.setdefault(word, (word, set()))
+            return
+        for display in displays(word, literal, rack):
+            hits[display] = (word, set())
+
+    def step(state: int, i: int, bits: int) -> None:
+        """Match tokens[i:] from DAWG ``state`` (the letters of ``path`` read so far)."""
+        if i == n:
+            if path and g[state] & FINAL:
+                record()
+            return
+        token = tokens[i]
+        if token == STAR:
+            step(state, i + 1, bits)  # the run ends (possibly empty)
+        mask = g[state]
+        if token > 0:  # a literal letter
+            if mask >> token & 1:
+                literal.append(len(path))
+                path.append(token)
+                step(g[state + 1 + (mask & ((1 << token) - 1)).bit_count()], i + 1, bits)
+                path.pop()
+                literal.pop()
+            return
+        if counts is None:
+            todo = mask & LETTER_BITS
+        else:
+            todo = mask & (LETTER_BITS if counts[0] else bits)
+        nxt = i if token == STAR else i + 1
+        while todo:
+            bit = todo & -todo
+            todo ^= bit
+            code = bit.bit_length() - 1
+            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            used = -1
+            next_bits = bits
+            if counts is not None:
+                if counts[code]:
+                    counts[code] -= 1
+                    used = code
+                    if not counts[code]:
+                        next_bits = bits & ~bit
+                else:
+                    counts[0] -= 1
+                    used = 0
+            path.append(code)
+            step(child, nxt, next_bits)
+            path.pop()
+            if used >= 0:
+                counts[used] += 1
+
+    step(gaddag.dawg_root, 0, _rack_bits(rack) if rack is not None else 0)
+    return _finish(hits, values)
+
+
+def check_words(gaddag: Gaddag, words: Iterable[str]) -> list[tuple[str, bool]]:
+    """(word, is it in the lexicon) for each uppercase word, read through the DAWG."""
+    return [(word, gaddag.contains(word)) for word in words]
