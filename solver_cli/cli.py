@@ -361,6 +361,42 @@ def play(board, position, word, rack, rules, lexicon, output, as_json, print_cgp
         click.echo(new_text, nl=False)
 
 
+@cli.command()
+@click.option("--lexicon", "-l", metavar="NAME|PATH", default=None, help="Word list to measure (default kjxqz).")
+@click.option("--repeat", type=click.IntRange(min=1), default=5, show_default=True, help="Timed runs per position and of the cache load.")
+@click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Runs of the whole command.")
+@click.option("--builds", type=click.IntRange(min=1), default=1, show_default=True, help="Cold GADDAG builds.")
+@click.option("--skip-build", is_flag=True, help="Do not time a cold build.")
+@click.option("--skip-command", is_flag=True, help="Do not time the whole command.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def bench(lexicon, repeat, runs, builds, skip_build, skip_command, as_json):
+    """Measure build, cache load, memory, move generation and the whole solve command.
+
+    Figures are medians with min and max over repeated runs, on a fixed suite of positions
+    (empty board, opening, mid-games, a crowded late board; 0, 1 and 2 blanks; Scrabble
+    and Words with Friends).
+
+    \b
+    Example:
+      scrab bench --lexicon sowpods
+    """
+    from solver_cli.bench import dumps, run_bench
+    from solver_cli.render import print_bench
+
+    def report(step: str) -> None:
+        if not as_json and sys.stderr.isatty():
+            click.echo(f"measuring {step}...", err=True)
+
+    try:
+        result = run_bench(lexicon, repeat, runs, builds, skip_build, skip_command, report)
+    except ScrabError as exc:
+        raise fail(exc) from None
+    if as_json:
+        click.echo(dumps(result))
+    else:
+        print_bench(result)
+
+
 def main() -> None:
     cli()
 

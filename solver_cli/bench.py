@@ -1,0 +1,214 @@
+"""Measurements behind ``scrab bench``: build, load, memory, move generation, whole command.
+
+Every timing is repeated and reported as median, min and max; move generation is timed
+after a warm-up and covers generation with scoring only (no output formatting). The
+positions are a fixed suite shipped in ``solver_cli/data/bench``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+
+from solver_cli.alphabet import parse_rack
+from solver_cli.board import parse_board
+from solver_cli.lexicon import CACHE_ENV, load_lexicon
+from solver_cli.movegen import generate_moves
+from solver_cli.rules import load_rules
+
+# (name, board file in data/bench, rules, rack)
+POSITIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("empty", "empty.txt", "scrabble", "RETAINS"),
+    ("empty", "empty.txt", "scrabble", "AEIRST?"),
+    ("opening", "opening.txt", "scrabble", "QUIZ??E"),
+    ("midgame", "midgame.txt", "scrabble", "RETAINS"),
+    ("midgame", "midgame.txt", "scrabble", "AEIRST?"),
+    ("peers-midgame", "peers-midgame.txt", "scrabble", "RETAINS"),
+    ("peers-midgame", "peers-midgame.txt", "scrabble", "AEIRST?"),
+    ("peers-midgame", "peers-midgame.txt", "scrabble", "QUIZ??E"),
+    ("late", "late.txt", "scrabble", "EIRST??"),
+    ("wwf-midgame", "wwf-midgame.txt", "wwf", "RETAINS"),
+    ("wwf-midgame", "wwf-midgame.txt", "wwf", "AEIRSTL"),
+)
+COMMAND_POSITION = ("peers-midgame.txt", "RETAINS")
+
+Report = Callable[[str], None]
+
+
+@dataclass
+class Figure:
+    median_ms: float
+    min_ms: float
+    max_ms: float
+
+    @classmethod
+    def of(cls, seconds: list[float]) -> Figure:
+        ms = [s * 1000 for s in seconds]
+        return cls(round(statistics.median(ms), 2), round(min(ms), 2), round(max(ms), 2))
+
+
+@dataclass
+class BuildFigures:
+    lexicon: str
+    words: int
+    states: int
+    arcs: int
+    build: Figure
+    cache_bytes: int
+
+
+@dataclass
+class PositionFigures:
+    position: str
+    rules: str
+    rack: str
+    blanks: int
+    moves: int
+    generate: Figure
+
+
+@dataclass
+class BenchResult:
+    lexicon: str
+    python: str
+    machine: str
+    build: BuildFigures | None
+    load: Figure
+    peak_memory_after_load_mb: float
+    positions: list[PositionFigures]
+    command: Figure | None
+    command_peak_memory_mb: float | None
+    command_args: list[str]
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def bench_file(name: str) -> str:
+    return (resources.files("solver_cli.data") / "bench" / name).read_text(encoding="utf-8")
+
+
+def measure_build(lexicon: str | None, max_length: int, builds: int) -> BuildFigures:
+    """Cold builds, each into a fresh temporary cache folder (the user's cache is untouched)."""
+    times = []
+    for _ in range(builds):
+        with tempfile.TemporaryDirectory() as folder:
+            old = os.environ.get(CACHE_ENV)
+            os.environ[CACHE_ENV] = folder
+            try:
+                start = time.perf_counter()
+                lex = load_lexicon(lexicon, max_length)
+                times.append(time.perf_counter() - start)
+                size = lex.cache_path.stat().st_size if lex.cache_path else 0
+            finally:
+                if old is None:
+                    del os.environ[CACHE_ENV]
+                else:
+                    os.environ[CACHE_ENV] = old
+    return BuildFigures(lex.name, lex.word_count, lex.gaddag.state_count, lex.gaddag.arc_count, Figure.of(times), size)
+
+
+def measure_load(lexicon: str | None, max_length: int, repeat: int) -> tuple[Figure, float]:
+    load_lexicon(lexicon, max_length)  # make sure the cache exists
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        load_lexicon(lexicon, max_length)
+        times.append(time.perf_counter() - start)
+    code = f"from solver_cli.lexicon import load_lexicon; load_lexicon({lexicon!r}, {max_length}); " + _PRINT_PEAK
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return Figure.of(times), float(out.stdout.strip().splitlines()[-1])
+
+
+# Peak resident memory of the current process in MB. VmHWM belongs to the address space
+# that exec created, unlike ru_maxrss, which Linux carries over from the parent.
+_PRINT_PEAK = (
+    "print(round(int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1]) / 1024, 1))"
+)
+
+
+def measure_positions(lexicon: str | None, repeat: int, report: Report) -> list[PositionFigures]:
+    found = []
+    for name, file, rules_name, rack_text in POSITIONS:
+        rules = load_rules(rules_name)
+        board = parse_board(bench_file(file), rules, file)
+        rack = parse_rack(rack_text, rules.rack_size)
+        gaddag = load_lexicon(lexicon, max(rules.rows, rules.cols)).gaddag
+        report(f"{name} {rack_text}")
+        moves = generate_moves(board, rack, gaddag, rules)  # warm-up
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            generate_moves(board, rack, gaddag, rules)
+            times.append(time.perf_counter() - start)
+        found.append(PositionFigures(name, rules_name, rack_text, rack[0], len(moves), Figure.of(times)))
+    return found
+
+
+def measure_command(lexicon: str | None, runs: int) -> tuple[Figure, float, list[str]]:
+    """``scrab solve --top 10 --json`` as a subprocess, warm cache; peak RSS of the runs."""
+    file, rack = COMMAND_POSITION
+    with tempfile.TemporaryDirectory() as folder:
+        board = Path(folder) / file
+        board.write_text(bench_file(file))
+        args = [sys.executable, "-m", "solver_cli", "solve", str(board), "--rack", rack, "--top", "10", "--json"]
+        if lexicon:
+            args[5:5] = ["--lexicon", lexicon]
+        subprocess.run(args, capture_output=True, check=True)  # warm the cache
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            times.append(time.perf_counter() - start)
+        # One more run of the same code path, reporting its own peak memory at exit.
+        wrapper = (
+            "import runpy, sys; sys.argv = ['scrab', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('solver_cli', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            f"import sys; print(round(int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1]) / 1024, 1), file=sys.stderr)\n"
+        )
+        measured = subprocess.run([sys.executable, "-c", wrapper, *args[3:]], capture_output=True, text=True, check=True)
+        peak = float(measured.stderr.strip().splitlines()[-1])
+    shown = ["scrab", *args[3:]]
+    shown[2] = f"<bench>/{file}"
+    return Figure.of(times), round(peak, 1), shown
+
+
+def run_bench(
+    lexicon: str | None = None,
+    repeat: int = 5,
+    runs: int = 5,
+    builds: int = 1,
+    skip_build: bool = False,
+    skip_command: bool = False,
+    report: Report | None = None,
+) -> BenchResult:
+    say = report or (lambda message: None)
+    build = None
+    if not skip_build:
+        say("cold GADDAG build")
+        build = measure_build(lexicon, 15, builds)
+    say("cache load")
+    load, memory = measure_load(lexicon, 15, repeat)
+    positions = measure_positions(lexicon, repeat, say)
+    command = command_memory = None
+    shown: list[str] = []
+    if not skip_command:
+        say("whole command")
+        command, command_memory, shown = measure_command(lexicon, runs)
+    name = build.lexicon if build else load_lexicon(lexicon, 15).name
+    machine = f"{os.cpu_count()} cores, {sys.platform}"
+    return BenchResult(name, sys.version.split()[0], machine, build, load, memory, positions, command, command_memory, shown)
+
+
+def dumps(result: BenchResult) -> str:
+    return json.dumps(result.to_json())
