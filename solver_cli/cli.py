@@ -362,6 +362,66 @@ def play(board, position, word, rack, rules, lexicon, output, as_json, print_cgp
 
 
 @cli.command()
+@click.argument("board", metavar="BOARD")
+@click.argument("move", nargs=-1, required=True, metavar="MOVE")
+@click.option("--rack", help="The rack (taken from a CGP position when not given).")
+@lexicon_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def explain(board, move, rack, rules, lexicon, as_json):
+    """Show how the GADDAG finds MOVE on BOARD, step by step.
+
+    MOVE is a move in standard notation (8H RETAINS, or H8 for down) or a rank in the
+    list `scrab solve` prints for the same board and rack.
+
+    \b
+    Examples:
+      scrab explain boards/midgame.txt --rack RETAINS 1
+      scrab explain boards/opening.txt --rack SQ 8D FORMATS
+    """
+    from solver_cli.alphabet import parse_rack
+    from solver_cli.explain import explain_play
+    from solver_cli.play import IllegalMove, check_play
+    from solver_cli.rules import load_rules
+    from solver_cli.solver import solve as run_solve
+
+    text = " ".join(move).strip()
+    try:
+        rule_set = load_rules(rules)
+        loaded = read_position(board, rule_set)
+        rack_given = rack if rack is not None else loaded.rack
+        if rack_given is None:
+            raise click.UsageError("Missing option '--rack' (the board gives no rack).")
+        counts = parse_rack(rack_given, rule_set.rack_size)
+        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        if text.isdigit():
+            rank = int(text)
+            ranked = run_solve(loaded.board, counts, lex.gaddag, rule_set, limit=rank).moves
+            if not 1 <= rank <= len(ranked):
+                raise InputError(f"there is no move ranked {rank} (the list has {len(ranked)})")
+            chosen = ranked[rank - 1]
+            position, word = chosen.position, chosen.notation.replace("(", "").replace(")", "")
+        else:
+            parts = text.split()
+            if len(parts) != 2:
+                raise InputError(f"bad move {text!r}: give a position and a word, e.g. 8H RETAINS, or a rank")
+            position, word = parts
+        played = check_play(loaded.board, rule_set, position, word, lex.contains, lex.name, counts)
+        trace = explain_play(loaded.board, rule_set, lex.gaddag, counts, played)
+    except IllegalMove as exc:
+        raise click.ClickException(f"illegal move: {exc}") from None
+    except ScrabError as exc:
+        raise fail(exc) from None
+    if as_json:
+        from dataclasses import asdict
+
+        click.echo(json.dumps({"position": position.upper(), **asdict(trace)}))
+        return
+    from solver_cli.render import print_trace
+
+    print_trace(trace, position.upper())
+
+
+@cli.command()
 @click.option("--lexicon", "-l", metavar="NAME|PATH", default=None, help="Word list to measure (default kjxqz).")
 @click.option("--repeat", type=click.IntRange(min=1), default=5, show_default=True, help="Timed runs per position and of the cache load.")
 @click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Runs of the whole command.")

@@ -202,3 +202,36 @@ def print_bench(result) -> None:
     for p in result.positions:
         table.add_row(p.position, p.rules, p.rack, f"{p.moves:,}", fig(p.generate))
     out.print(table)
+
+
+def print_trace(trace, position: str) -> None:
+    """The GADDAG walk of one move, as a numbered listing with a short explanation."""
+    from rich.table import Table
+
+    out = console()
+    direction = "down" if trace.down else "across"
+    out.print(f"{position} {trace.word} ({direction}, {trace.score} points): found from the anchor {trace.anchor}.")
+    out.print(
+        f"Gordon's GADDAG holds every word as REV(prefix) + separator + suffix. From {trace.anchor} the "
+        f"generator spells the prefix backwards ({trace.reversed_prefix})"
+        + (f", crosses the separator, then spells the suffix forwards ({trace.suffix})." if trace.suffix else ", and the word ends there.")
+    )
+    table = Table(header_style="bold")
+    for name in ("#", "phase", "square", "letter", "cross-check", "arcs next", "word", "rack left"):
+        table.add_column(name, overflow="fold")
+    for i, st in enumerate(trace.steps, 1):
+        if st.phase == "separator":
+            table.add_row(str(i), "turn", "", "<>", "", st.arcs or "-", "", st.rack_left or "-")
+            continue
+        word = "yes" if st.accepts else ("turn" if st.can_turn else "no")
+        if st.source == "board":
+            check, letter = "on board", f"({st.letter})"
+        else:
+            check = "any" if st.cross_check is None else (st.cross_check or "none")
+            letter = st.letter
+        table.add_row(str(i), st.phase, st.square, letter, check, st.arcs or "-", word, st.rack_left or "-")
+    out.print(table)
+    out.print(
+        "word: yes = the letters so far spell a word, turn = the separator may follow. "
+        "(X) = a tile already on the board. cross-check: the letters the perpendicular word allows."
+    )
