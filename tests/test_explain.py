@@ -29,7 +29,7 @@ def test_trace_reconstructs_every_sampled_move(small_gaddag, small_words):
         flags = anchors(board, rules.centre)
         for move in rng.sample(moves, min(8, len(moves))):
             word = move.notation.replace("(", "").replace(")", "")
-            play = check_play(board, rules, move.position, word, words.__contains__, "small", rack)
+            play = check_play(board, rules, move.position, word, lambda w: w.upper() in words, "small", rack)
             trace = explain_play(board, rules, small_gaddag, rack, play)
             along = [s for s in trace.steps if s.phase != "separator"]
             letters = [s.letter for s in along]
