@@ -227,7 +227,7 @@ def solve(
     \b
     Examples:
       scrab solve boards/midgame.txt --rack AEIRST?
-      scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZ??E --json
+      scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZERS --json
       scrab solve boards/midgame.txt --rack RETAINS --at N8 --show-board
     """
     from solver_cli.alphabet import parse_rack, rack_text
