@@ -152,6 +152,16 @@ def read_position(arg: str, rules) -> LoadedPosition:
     return LoadedPosition(board, rack, name)
 
 
+def rack_counts(rack: str | None, position: LoadedPosition, rules) -> list[int]:
+    """The rack from ``--rack``, else from the CGP position; a usage error if neither."""
+    from solver_cli.alphabet import parse_rack
+
+    given = rack if rack is not None else position.rack
+    if given is None:
+        raise click.UsageError("Missing option '--rack' (the board gives no rack).")
+    return parse_rack(given, rules.rack_size)
+
+
 def position_cgp(board: Board, rack: str, lexicon: str) -> str:
     from solver_cli.cgp import Position, format_cgp
 
@@ -230,7 +240,7 @@ def solve(
       scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZERS --json
       scrab solve boards/midgame.txt --rack RETAINS --at N8 --show-board
     """
-    from solver_cli.alphabet import parse_rack, rack_text
+    from solver_cli.alphabet import rack_text
     from solver_cli.rules import load_rules
     from solver_cli.solver import solve as run_solve
     from solver_cli.tracking import position_warnings, unseen_tiles
@@ -238,10 +248,7 @@ def solve(
     try:
         rule_set = load_rules(rules)
         position = read_position(board, rule_set)
-        rack_given = rack if rack is not None else position.rack
-        if rack_given is None:
-            raise click.UsageError("Missing option '--rack' (the board gives no rack).")
-        counts = parse_rack(rack_given, rule_set.rack_size)
+        counts = rack_counts(rack, position, rule_set)
         filters = parse_filters(at, min_length, max_length, must_use, min_score, word, sort, rule_set)
         lex = load_lexicon_for(lexicon, rule_set, as_json)
         warnings = position_warnings(position.board, counts, rule_set, lex.contains, lex.name)
@@ -378,7 +385,6 @@ def explain(board, move, rack, rules, lexicon, as_json):
       scrab explain boards/midgame.txt --rack RETAINS 1
       scrab explain boards/opening.txt --rack SQ 8D FORMATS
     """
-    from solver_cli.alphabet import parse_rack
     from solver_cli.explain import explain_play
     from solver_cli.play import IllegalMove, check_play
     from solver_cli.rules import load_rules
@@ -388,10 +394,7 @@ def explain(board, move, rack, rules, lexicon, as_json):
     try:
         rule_set = load_rules(rules)
         loaded = read_position(board, rule_set)
-        rack_given = rack if rack is not None else loaded.rack
-        if rack_given is None:
-            raise click.UsageError("Missing option '--rack' (the board gives no rack).")
-        counts = parse_rack(rack_given, rule_set.rack_size)
+        counts = rack_counts(rack, loaded, rule_set)
         lex = load_lexicon_for(lexicon, rule_set, as_json)
         if text.isdigit():
             rank = int(text)
