@@ -97,7 +97,9 @@ def parse_board(text: str, rules: Rules, source: str) -> Board:
         text = text[1:]
     squares: list[int] = []
     rows_seen = 0
-    for number, raw in enumerate(text.splitlines(), 1):
+    # Split on newlines only: str.splitlines would also break lines at form feeds, vertical
+    # tabs and other separators, which then belong to a row (and are reported there).
+    for number, raw in enumerate(text.split("\n"), 1):
         line = raw.rstrip(" \t\r")
         if not line.strip() or line.lstrip().startswith("#"):
             continue

@@ -36,6 +36,7 @@ VALUED_OPCODES = ("lex", "bdn", "ld", "var")
 INTEGER_OPCODES = ("bb",)
 #: A sanity bound on the width of a board, checked before any row is expanded.
 MAX_WIDTH = 1000
+MAX_DIGITS = 18  # scores and counts: refuse absurd numbers before int() does
 
 _INT = re.compile(r"-?[0-9]+")
 _COUNT = re.compile(r"[0-9]+")
@@ -61,7 +62,7 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
     if text.startswith("\ufeff"):
         text = text[1:]
     found = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.split("\n"), 1):  # not splitlines: see board.parse_board
         line = raw.strip()
         if line and not line.startswith("#"):
             found.append((number, line))
@@ -115,6 +116,8 @@ def _parse_board(text: str, source: str) -> list[str]:
                 end = pos
                 while end < len(spec) and "0" <= spec[end] <= "9":
                     end += 1
+                if end - pos > len(str(MAX_WIDTH)):  # before int(): huge digit runs are refused
+                    raise InputError(f"{source}: board row {number} is more than {MAX_WIDTH} squares wide")
                 count = int(spec[pos:end])
                 if count == 0:
                     raise InputError(f"{source}: board row {number} has a run of 0 empty squares")
@@ -155,6 +158,8 @@ def _parse_scores(text: str, source: str) -> list[int]:
     for number, item in enumerate(text.split("/"), 1):
         if not _INT.fullmatch(item):
             raise InputError(f"{source}: score {number} must be an integer, got {item!r}")
+        if len(item) > MAX_DIGITS:
+            raise InputError(f"{source}: score {number} is out of range ({len(item)} digits)")
         scores.append(int(item))
     return scores
 
@@ -202,6 +207,8 @@ def parse_cgp(text: str, source: str = "CGP") -> Position:
         raise InputError(f"{source}: {_plural(len(racks), 'rack')} but {_plural(len(scores), 'score')}")
     if not _COUNT.fullmatch(fields[3]):
         raise InputError(f"{source}: zero-turns count must be a non-negative integer, got {fields[3]!r}")
+    if len(fields[3]) > MAX_DIGITS:
+        raise InputError(f"{source}: zero-turns count is out of range ({len(fields[3])} digits)")
     zero_turns = int(fields[3])
     options = _parse_opcodes(fields[4], source) if len(fields) > 4 else {}
     return Position(rows, racks, scores, zero_turns, options)

@@ -7,6 +7,7 @@ go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input
 from __future__ import annotations
 
 import json
+import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ import click
 
 from solver_cli import __version__
 from solver_cli.errors import InputError, ScrabError
+from solver_cli.files import path_exists, read_limited
 
 if TYPE_CHECKING:
     from solver_cli.board import Board
@@ -101,18 +103,10 @@ def read_board_text(board: str) -> tuple[str, str]:
         data = sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
         name = "<stdin>"
     else:
-        path = Path(board)
         name = board
-        try:
-            if path.is_dir():
-                raise InputError(f"{name}: is a directory, not a board file")
-            size = path.stat().st_size
-            if size > MAX_BOARD_BYTES:
-                raise InputError(f"{name}: {size:,} bytes is far too large for a board file")
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_BOARD_BYTES + 1)
-        except OSError as exc:
-            raise InputError(f"cannot read board file {name}: {exc.strerror or exc}") from None
+        if path_exists(board) and Path(board).is_dir():
+            raise InputError(f"{name}: is a directory, not a board file")
+        data = read_limited(board, MAX_BOARD_BYTES, "board file")
     if len(data) > MAX_BOARD_BYTES:
         raise InputError(f"{name}: far too large for a board file")
     if b"\0" in data:
@@ -135,7 +129,7 @@ def read_position(arg: str, rules) -> LoadedPosition:
     from solver_cli.board import parse_board
     from solver_cli.cgp import looks_like_cgp, parse_cgp
 
-    if arg != "-" and not Path(arg).exists() and looks_like_cgp(arg):
+    if arg != "-" and not path_exists(arg) and looks_like_cgp(arg):
         text, name = arg, "CGP"
     else:
         text, name = read_board_text(arg)
@@ -165,7 +159,9 @@ def rack_counts(rack: str | None, position: LoadedPosition, rules) -> list[int]:
 def position_cgp(board: Board, rack: str, lexicon: str) -> str:
     from solver_cli.cgp import Position, format_cgp
 
-    return format_cgp(Position(rows=board.to_rows(), racks=[rack, ""], scores=[0, 0], zero_turns=0, options={"lex": lexicon}))
+    # A word list given by path may have a name CGP cannot carry (';', spaces): name its stem.
+    lex = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(lexicon).name.split(".")[0]) or "custom"
+    return format_cgp(Position(rows=board.to_rows(), racks=[rack, ""], scores=[0, 0], zero_turns=0, options={"lex": lex}))
 
 
 def parse_filters(at, min_length, max_length, must_use, min_score, word, sort, rules):
@@ -461,7 +457,31 @@ def bench(lexicon, repeat, runs, builds, skip_build, skip_command, as_json):
 
 
 def main() -> None:
-    cli()
+    # Click's own standalone mode would let an OSError on stdout (a full disk) escape as a
+    # traceback, so errors are handled here; ctx.exit(n) comes back as the return value.
+    try:
+        code = cli(standalone_mode=False)
+        sys.stdout.flush()
+        sys.exit(code if isinstance(code, int) else 0)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): not an error; silence the final flush too.
+        sys.stderr.close()
+        sys.exit(0)
+    except OSError as exc:
+        click.echo(f"Error: cannot write output: {exc.strerror or exc}", err=True)
+        try:
+            sys.stdout.close()
+        except OSError:
+            pass
+        sys.exit(1)
 
 
 # Commands kept in their own modules register themselves on ``cli`` when imported.

@@ -27,12 +27,14 @@ from importlib import resources
 from pathlib import Path
 
 from solver_cli.errors import LexiconError
+from solver_cli.files import path_exists, read_limited
 from solver_cli.gaddag import Gaddag, Progress, build_gaddag, from_array
 
 FORMAT_VERSION = 1
 MAGIC = "scrab-gaddag"
 DEFAULT_LEXICON = "kjxqz"
 CACHE_ENV = "SCRAB_CACHE_DIR"
+MAX_WORD_LIST_BYTES = 64_000_000  # a word list of the largest kind is about 3 MB
 _WORD = re.compile(r"[A-Za-z]+")
 
 Warn = Callable[[str], None]
@@ -69,7 +71,7 @@ class WordSource:
                 raise LexiconError(f"{self.name}: not a readable gzip file ({exc})") from None
         if b"\0" in raw[:1_000_000] and raw.count(b"\0") > len(raw) // 100:
             raise LexiconError(f"{self.name}: this is not a text word list (binary data)")
-        return raw.decode("utf-8", errors="replace")
+        return raw.decode("utf-8-sig", errors="replace")  # -sig: a BOM is not part of the first word
 
 
 def shipped_lexicons() -> list[str]:
@@ -84,16 +86,13 @@ def open_source(name_or_path: str | None) -> WordSource:
         data = (resources.files("solver_cli.lexicons") / f"{name}.txt.gz").read_bytes()
         return WordSource(name, None, data)
     path = Path(name)
-    if not path.exists():
+    if not path_exists(name):
         known = ", ".join(shipped_lexicons())
-        raise LexiconError(f"no word list {name!r}: not a shipped lexicon ({known}) nor an existing file")
+        shown = name if len(name) <= 80 else name[:60] + "..."
+        raise LexiconError(f"no word list {shown!r}: not a shipped lexicon ({known}) nor an existing file")
     if path.is_dir():
         raise LexiconError(f"word list {name}: is a directory, not a file")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LexiconError(f"cannot read word list {name}: {exc.strerror or exc}") from None
-    return WordSource(name, path, data)
+    return WordSource(name, path, read_limited(path, MAX_WORD_LIST_BYTES, "word list"))
 
 
 @dataclass

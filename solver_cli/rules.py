@@ -14,6 +14,7 @@ from pathlib import Path
 
 from solver_cli.alphabet import CODE, LETTERS
 from solver_cli.errors import RulesError
+from solver_cli.files import path_exists, read_limited
 
 # Layout code -> (letter multiplier, word multiplier)
 PREMIUM_CODES: dict[str, tuple[int, int]] = {
@@ -26,6 +27,7 @@ PREMIUM_CODES: dict[str, tuple[int, int]] = {
     "Q": (1, 4),
 }
 MAX_SIDE = 26  # column letters A..Z
+MAX_RULES_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -64,11 +66,12 @@ def load_rules(name_or_path: str) -> Rules:
         res = resources.files("solver_cli.data") / "rules" / f"{name_or_path}.toml"
         return parse_rules(res.read_text(encoding="utf-8"), name_or_path)
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or path_exists(name_or_path):
+        data = read_limited(path, MAX_RULES_BYTES, "rules file")
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"cannot read rules file {name_or_path}: {_reason(exc)}") from None
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RulesError(f"cannot read rules file {name_or_path}: not UTF-8 text (byte {exc.start})") from None
         return parse_rules(text, str(path))
     known = ", ".join(shipped_rule_sets())
     raise RulesError(f"unknown rule set {name_or_path!r} (shipped: {known}; or give a .toml path)")
@@ -92,7 +95,7 @@ def parse_rules(text: str, source: str) -> Rules:
 
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, ValueError) as exc:  # ValueError: e.g. a 5,000-digit integer
         raise fail(f"not valid TOML: {exc}") from None
 
     layout = data.get("layout")
