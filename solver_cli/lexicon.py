@@ -74,16 +74,25 @@ class WordSource:
         return raw.decode("utf-8-sig", errors="replace")  # -sig: a BOM is not part of the first word
 
 
+def lexicon_folder():
+    """Where the shipped word lists are: the installed data package ``solver_cli.lexicons``
+    (mapped from the repository's top-level ``lexicons/``), or that folder itself when the
+    package runs from a source checkout without being installed there."""
+    try:
+        return resources.files("solver_cli.lexicons")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "lexicons"
+
+
 def shipped_lexicons() -> list[str]:
-    folder = resources.files("solver_cli.lexicons")
-    return sorted(p.name[: -len(".txt.gz")] for p in folder.iterdir() if p.name.endswith(".txt.gz"))
+    return sorted(p.name[: -len(".txt.gz")] for p in lexicon_folder().iterdir() if p.name.endswith(".txt.gz"))
 
 
 def open_source(name_or_path: str | None) -> WordSource:
     """Resolve ``--lexicon``: a shipped name, else a path to a word-list file."""
     name = name_or_path or DEFAULT_LEXICON
     if name in shipped_lexicons():
-        data = (resources.files("solver_cli.lexicons") / f"{name}.txt.gz").read_bytes()
+        data = (lexicon_folder() / f"{name}.txt.gz").read_bytes()
         return WordSource(name, None, data)
     path = Path(name)
     if not path_exists(name):
