@@ -4,12 +4,15 @@ For each direction the board is cut into lines (rows for across moves, columns f
 moves), and each line into flat lists prepared once: tiles, cross-check masks, letter and
 word multipliers, the perpendicular score terms. For each anchor square of a line:
 
-- ``gen_left`` places or reads letters leftwards from the anchor, following the reversed
-  prefix in the GADDAG; it may not place a tile on an earlier anchor, which is what makes
-  every move come from exactly one anchor (the leftmost anchor it covers);
-- ``go_on_left`` records a word that ends at the anchor, crosses the separator to the
-  square right of the anchor, or keeps going left;
-- ``gen_right`` / ``go_on_right`` do the same rightwards after the separator.
+- ``gen_left`` is Gen for the squares from the anchor leftwards: it places each letter the
+  GADDAG, the cross-check set and the rack allow, then does GoOn inline: take any run of
+  board tiles further left, record a word that ends at the anchor, cross the separator to
+  the square right of the anchor, or keep going left. It may not place a tile on an
+  earlier anchor, which is what makes every move come from exactly one anchor (the
+  leftmost anchor it covers);
+- ``gen_right`` does the same rightwards after the separator, reading board tiles on the
+  way. (GoOn is folded into Gen's loop, and the natural-tile and blank cases share one
+  loop body, to keep Python calls to one per square tried.)
 
 The score travels through the recursion as three ints (wolges' accumulator): ``main`` the
 main word's letter sum, ``mult`` its word multiplier, ``cross`` the sum of completed
