@@ -67,6 +67,14 @@ def _check_lengths(min_length: int | None, max_length: int | None) -> None:
         raise InputError(f"--min-length {min_length} is more than --max-length {max_length}")
 
 
+def _echo_found_json(results, top, show_all, rule_set, lex, with_at: bool = False, **fields) -> None:
+    """One JSON object: rules, lexicon, the query's own fields, the total and the words shown."""
+    shown = results[: _limit(top, show_all)]
+    payload = {"rules": rule_set.name, "lexicon": lex.name, **fields, "total": len(results)}
+    payload["words"] = [_found_json(f, with_at=with_at) for f in shown]
+    click.echo(json.dumps(payload))
+
+
 def _found_json(found, with_at: bool = False) -> dict:
     out = {
         "word": found.word,
@@ -196,16 +204,7 @@ def hooks(
     if letters:
         rack_shown = rack_text(counts)
         if as_json:
-            shown = results[: _limit(top, show_all)]
-            payload = {
-                "rules": rule_set.name,
-                "lexicon": lex.name,
-                "letters": board,
-                "rack": rack_shown,
-                "total": len(results),
-                "words": [_found_json(f, with_at=True) for f in shown],
-            }
-            click.echo(json.dumps(payload))
+            _echo_found_json(results, top, show_all, rule_set, lex, with_at=True, letters=board, rack=rack_shown)
             return
         where = f"through {board} for rack {rack_shown}  ({rule_set.name}, {lex.name})"
         _print_found(results, _limit(top, show_all), where, f"No word {where}.")
@@ -289,16 +288,7 @@ def anagram(
         raise fail(exc) from None
     rack_shown = rack_text(counts)
     if as_json:
-        shown = results[: _limit(top, show_all)]
-        payload = {
-            "rules": rule_set.name,
-            "lexicon": lex.name,
-            "rack": rack_shown,
-            "partial": partial,
-            "total": len(results),
-            "words": [_found_json(f) for f in shown],
-        }
-        click.echo(json.dumps(payload))
+        _echo_found_json(results, top, show_all, rule_set, lex, rack=rack_shown, partial=partial)
         return
     using = "some of" if partial else "all of"
     where = f"using {using} {rack_shown}  ({rule_set.name}, {lex.name})"
@@ -343,16 +333,7 @@ def pattern(
     shown_pattern = pattern.strip().upper()
     rack_shown = rack_text(counts) if counts is not None else None
     if as_json:
-        shown = results[: _limit(top, show_all)]
-        payload = {
-            "rules": rule_set.name,
-            "lexicon": lex.name,
-            "pattern": shown_pattern,
-            "rack": rack_shown,
-            "total": len(results),
-            "words": [_found_json(f) for f in shown],
-        }
-        click.echo(json.dumps(payload))
+        _echo_found_json(results, top, show_all, rule_set, lex, pattern=shown_pattern, rack=rack_shown)
         return
     with_rack = f" with rack {rack_shown}" if rack_shown else ""
     where = f"matching {shown_pattern}{with_rack}  ({rule_set.name}, {lex.name})"
