@@ -90,6 +90,8 @@ def shipped_lexicons() -> list[str]:
 
 def open_source(name_or_path: str | None) -> WordSource:
     """Resolve ``--lexicon``: a shipped name, else a path to a word-list file."""
+    if name_or_path is not None and not name_or_path.strip():
+        raise LexiconError("empty word-list name: give a shipped lexicon (" + ", ".join(shipped_lexicons()) + ") or a file")
     name = name_or_path or DEFAULT_LEXICON
     if name in shipped_lexicons():
         data = (lexicon_folder() / f"{name}.txt.gz").read_bytes()

@@ -151,3 +151,8 @@ def test_words_longer_than_the_board_are_dropped(cache, tmp_path):
     path.write_text("ab\n" + "a" * 16 + "\n")
     lex = load_lexicon(str(path), max_length=15)
     assert lex.word_count == 1 and not lex.contains("a" * 16)
+
+
+def test_empty_word_list_name_is_an_error_not_the_default(cache):
+    with pytest.raises(LexiconError, match="empty word-list name"):
+        load_lexicon("  ")
