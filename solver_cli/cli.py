@@ -80,14 +80,22 @@ def build_progress(enabled: bool):
         transient=True,
     )
     task = progress.add_task("Building GADDAG (first use of this word list)", total=1.0)
-    weights = {"prefixes": (0.0, 0.0), "dawg": (0.0, 0.3), "gaddag": (0.3, 0.7)}
+    weights = {"dawg": (0.0, 0.3), "gaddag": (0.3, 0.7)}
+    started = False
 
     def update(phase: str, fraction: float) -> None:
-        start, span = weights.get(phase, (0.0, 1.0))
-        progress.update(task, completed=start + span * fraction)
+        nonlocal started
+        if not started:  # a warm cache load never reports: no bar at all then
+            progress.start()
+            started = True
+        begin, span = weights.get(phase, (0.0, 1.0))
+        progress.update(task, completed=begin + span * fraction)
 
-    with progress:
+    try:
         yield update
+    finally:
+        if started:
+            progress.stop()
 
 
 def load_lexicon_for(lexicon: str | None, rules, quiet: bool):
