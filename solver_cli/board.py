@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT, CODE, LETTER_MASK, letter_of
 from solver_cli.errors import InputError
-from solver_cli.gaddag import BELOW, FINAL, Gaddag
+from solver_cli.gaddag import FINAL, Gaddag
 from solver_cli.rules import Rules
 
 EMPTY_CHAR = "."
@@ -179,16 +179,11 @@ def cross_checks(board: Board, gaddag: Gaddag, values: tuple[int, ...], down: bo
         state = gaddag.walk(root, [t & LETTER_MASK for t in reversed(after)])
         allowed = 0
         if state >= 0:
-            mask = nodes[state]
-            letters = mask & ALL_LETTERS
-            while letters:
-                bit = letters & -letters
-                letters ^= bit
-                code = bit.bit_length() - 1
-                child = nodes[state + 1 + (mask & BELOW[code]).bit_count()]
-                end = gaddag.walk(child, [t & LETTER_MASK for t in before])
+            tail = [t & LETTER_MASK for t in before]
+            for code, child in gaddag.arcs(state, ALL_LETTERS):
+                end = gaddag.walk(child, tail)
                 if end >= 0 and nodes[end] & FINAL:
-                    allowed |= bit
+                    allowed |= 1 << code
         masks[i] = allowed
         scores[i] = sum(values[t] for t in before if not t & BLANK_BIT) + sum(
             values[t] for t in after if not t & BLANK_BIT

@@ -217,8 +217,9 @@ def board_words(
             else:
                 entry[1].add(offset)
 
-    def arcs(mask: int, bits: int) -> int:
-        return mask & (LETTER_BITS if counts[0] else bits)
+    def arcs(bits: int) -> int:
+        """Letters the rack can supply: any with a blank left, else those it holds."""
+        return LETTER_BITS if counts[0] else bits
 
     def take(code: int, bits: int) -> tuple[int, int]:
         """Use a natural tile if there is one, else a blank: (index used, new rack bits)."""
@@ -229,13 +230,7 @@ def board_words(
         return 0, bits
 
     def go_right(state: int, bits: int, room: int) -> None:
-        mask = g[state]
-        todo = arcs(mask, bits)
-        while todo:
-            bit = todo & -todo
-            todo ^= bit
-            code = bit.bit_length() - 1
-            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+        for code, child in gaddag.arcs(state, arcs(bits)):
             used, next_bits = take(code, bits)
             right.append(code)
             if g[child] & FINAL:
@@ -253,12 +248,7 @@ def board_words(
             return
         if mask & SEP:
             go_right(g[state + 1], bits, room)
-        todo = arcs(mask, bits)
-        while todo:
-            bit = todo & -todo
-            todo ^= bit
-            code = bit.bit_length() - 1
-            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+        for code, child in gaddag.arcs(state, arcs(bits)):
             used, next_bits = take(code, bits)
             left.append(code)
             go_left(child, next_bits, room - 1)
@@ -281,21 +271,15 @@ def word_hooks(gaddag: Gaddag, word: str) -> Hooks:
     if state < 0:
         return Hooks(word, False, "", "")
     valid = bool(g[state] & FINAL)
-    front = _final_arcs(g, state)
-    back = _final_arcs(g, g[state + 1]) if g[state] & SEP else ""
+    front = _final_arcs(gaddag, state)
+    back = _final_arcs(gaddag, g[state + 1]) if g[state] & SEP else ""
     return Hooks(word, valid, front, back)
 
 
-def _final_arcs(g, state: int) -> str:
-    mask = g[state]
-    out = []
-    todo = mask & LETTER_BITS
-    while todo:
-        bit = todo & -todo
-        todo ^= bit
-        if g[g[state + 1 + (mask & (bit - 1)).bit_count()]] & FINAL:
-            out.append(LETTERS[bit.bit_length() - 2])
-    return "".join(out)
+def _final_arcs(gaddag: Gaddag, state: int) -> str:
+    """The letters whose arc from ``state`` ends a word."""
+    g = gaddag.nodes
+    return "".join(LETTERS[code - 1] for code, child in gaddag.arcs(state) if g[child] & FINAL)
 
 
 def anagrams(
@@ -318,16 +302,10 @@ def anagrams(
     hits: dict[str, tuple[str, set[int]]] = {}
 
     def walk(state: int, bits: int) -> None:
-        mask = g[state]
-        todo = mask & (LETTER_BITS if counts[0] else bits)
-        while todo:
-            bit = todo & -todo
-            todo ^= bit
-            code = bit.bit_length() - 1
-            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+        for code, child in gaddag.arcs(state, LETTER_BITS if counts[0] else bits):
             if counts[code]:
                 counts[code] -= 1
-                used, next_bits = code, bits if counts[code] else bits & ~bit
+                used, next_bits = code, bits if counts[code] else bits & ~(1 << code)
             else:
                 counts[0] -= 1
                 used, next_bits = 0, bits
@@ -388,16 +366,9 @@ def pattern_words(
                 path.pop()
                 literal.pop()
             return
-        if counts is None:
-            todo = mask & LETTER_BITS
-        else:
-            todo = mask & (LETTER_BITS if counts[0] else bits)
+        allowed = LETTER_BITS if counts is None or counts[0] else bits
         nxt = i if token == STAR else i + 1
-        while todo:
-            bit = todo & -todo
-            todo ^= bit
-            code = bit.bit_length() - 1
-            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+        for code, child in gaddag.arcs(state, allowed):
             used = -1
             next_bits = bits
             if counts is not None:
@@ -405,7 +376,7 @@ def pattern_words(
                     counts[code] -= 1
                     used = code
                     if not counts[code]:
-                        next_bits = bits & ~bit
+                        next_bits = bits & ~(1 << code)
                 else:
                     counts[0] -= 1
                     used = 0
