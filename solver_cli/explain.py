@@ -1,11 +1,12 @@
 """How the GADDAG finds one move: the path ``movegen`` takes for it, step by step.
 
-The generator starts every move at its leftmost anchor (the leftmost square it fills that
-touches a tile, or the centre on an empty board), places letters leftwards from there (the
-reversed prefix), crosses the separator, then places letters rightwards, reading any board
-tiles on the way. This module replays exactly that walk for a given move and records, at
-each square, the GADDAG state, the letters its arcs allow, the cross-check set of the
-square, and the rack left.
+The generator finds every move from its leftmost anchor (the leftmost square it fills that
+touches a tile, or the centre on an empty board). The walk starts on that anchor, or, when
+board tiles follow it on the right, on the last of those tiles, which it reads backwards
+first; it then places letters leftwards (the reversed prefix), crosses the separator, and
+places letters rightwards, reading any board tiles on the way. This module replays exactly
+that walk for a given move and records, at each square, the GADDAG state, the letters its
+arcs allow, the cross-check set of the square, and the rack left.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Trace:
     word: str
     score: int
     steps: list[Step] = field(default_factory=list)
+    start: str = ""  # where the walk starts: the anchor or the last tile right of it
     reversed_prefix: str = ""
     suffix: str = ""
 
@@ -91,16 +93,21 @@ def explain_play(board: Board, rules, gaddag: Gaddag, rack: list[int], play: Pla
                  bool(mask & FINAL), bool(mask & SEP), check, rack_text(left))
         )
 
-    for pos in range(anchor, start - 1, -1):
+    # The turn square: the anchor, or the last of the board tiles that follow it.
+    turn = anchor
+    while turn + 1 < start + length and square(turn + 1) not in placed:
+        turn += 1
+    trace.start = square_name(*square(turn))
+    for pos in range(turn, start - 1, -1):
         step(pos, "left")
     trace.reversed_prefix = "".join(s.letter for s in trace.steps)
-    if anchor + 1 < start + length:
+    if turn + 1 < start + length:
         state = gaddag.child(state, 0)
         mask = nodes[state]
         trace.steps.append(
             Step("separator", None, None, "", state, mask_letters(mask & LETTER_BITS), False, False, None, rack_text(left))
         )
-        for pos in range(anchor + 1, start + length):
+        for pos in range(turn + 1, start + length):
             step(pos, "right")
     trace.suffix = "".join(s.letter for s in trace.steps if s.phase == "right")
     return trace

@@ -1,18 +1,23 @@
 """Every legal move, by Gordon's GADDAG algorithm (Gen / GoOn), with exact scores.
 
 For each direction the board is cut into lines (rows for across moves, columns for down
-moves), and each line into flat lists prepared once: tiles, cross-check masks, letter and
-word multipliers, the perpendicular score terms. For each anchor square of a line:
+moves), and each line into flat lists prepared once: tiles, and per square a tuple of its
+cross-check mask, letter and word multipliers and perpendicular score terms. For each anchor
+square of a line:
 
+- if tiles follow the anchor on the right, every word through the anchor contains that run,
+  so the walk starts at the run's last tile and reads the run backwards first (the GADDAG
+  spells any word from any of its letters); the left part then only tries letters that
+  continue a real word through the run, instead of finding out after the separator;
 - ``gen_left`` is Gen for the squares from the anchor leftwards: it places each letter the
   GADDAG, the cross-check set and the rack allow, then does GoOn inline: take any run of
-  board tiles further left, record a word that ends at the anchor, cross the separator to
-  the square right of the anchor, or keep going left. It may not place a tile on an
-  earlier anchor, which is what makes every move come from exactly one anchor (the
+  board tiles further left, record a word that ends at the anchor (or at the run's end),
+  cross the separator to the square after it, or keep going left. It may not place a tile
+  on an earlier anchor, which is what makes every move come from exactly one anchor (the
   leftmost anchor it covers);
-- ``gen_right`` does the same rightwards after the separator, reading board tiles on the
-  way. (GoOn is folded into Gen's loop, and the natural-tile and blank cases share one
-  loop body, to keep Python calls to one per square tried.)
+- ``gen_right`` does the same rightwards after the separator, taking any run of board
+  tiles after each placed letter. (GoOn is folded into Gen's loop, and the natural-tile
+  and blank cases share one loop body, to keep Python calls to one per square tried.)
 
 The score travels through the recursion as three ints (wolges' accumulator): ``main`` the
 main word's letter sum, ``mult`` its word multiplier, ``cross`` the sum of completed
@@ -71,33 +76,30 @@ def _generate_direction(
         if rack[code]:
             bits0 |= 1 << code
 
-    # Per-line arrays, rebound for each line (read by the nested functions as free variables).
+    # Per-line data, rebound for each line (read by the nested functions as free variables).
     tiles: list[int] = []
+    # per square: (cross-check mask, letter mult, word mult, cross-word base, cross-word mult)
+    # where base is the perpendicular tiles' sum times the word multiplier and the cross
+    # multiplier is the word multiplier, both 0 when no cross-word forms there
+    square: list[tuple[int, int, int, int, int]] = []
     check: list[int] = []
-    letter_mult: list[int] = []
-    word_mult: list[int] = []
-    cross_base: list[int] = []  # perpendicular tiles' sum times the word multiplier, or 0
-    cross_mult: list[int] = []  # word multiplier when a cross-word forms here, else 0
+    run_end: list[int] = []  # the first empty square at or after each square (n: none)
     face: list[int] = []  # board tile face values (0 for blanks and empty squares)
     strip: list[int] = []  # the codes of the word being built
     is_anchor: list[bool] = []
     single_elsewhere: list[bool] = []  # down only: a lone tile here was already found across
     line = 0
-    after_anchor = 0
-    right_clear = True
+    anchor = 0
+    after_run = 0  # the square after the anchor and the tiles that follow it
 
     def gen_left(pos: int, state: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         """Gen at the empty square ``pos`` (the anchor or left of it), then GoOn leftwards."""
         mask = g[state]
-        allowed = mask & check[pos]
+        allowed_here, lm, wm, base, xm = square[pos]
+        allowed = mask & allowed_here
         natural = allowed & bits
         blanks = allowed if rack[0] else 0
-        lm = letter_mult[pos]
-        wm = word_mult[pos]
-        base = cross_base[pos]
-        xm = cross_mult[pos]
-        prev = pos - 1
-        tile_on_left = prev >= 0 and tiles[prev]
+        tile_on_left = pos and tiles[pos - 1]
         while natural or blanks:
             if natural:
                 bit = natural & -natural
@@ -125,7 +127,7 @@ def _generate_direction(
             # GoOn: first take the run of board tiles directly on the left, if any.
             first = pos
             if tile_on_left:
-                while first > 0 and tiles[first - 1]:
+                while first and tiles[first - 1]:
                     first -= 1
                     t_bit = 1 << (tiles[first] & 31)
                     t_mask = g[child]
@@ -138,49 +140,32 @@ def _generate_direction(
                     rack[used] += 1
                     continue
             c_mask = g[child]
-            if c_mask & FINAL and right_clear and not (new_placed == 1 and single_elsewhere[pos]):
+            # (a lone tile may form words both ways: it is reported across only)
+            if c_mask & FINAL and not (new_placed == 1 and single_elsewhere[pos]):
                 add(
                     (
                         new_main * new_mult + new_cross + (bingo if new_placed == rack_size else 0),
                         down,
                         line,
                         first,
-                        tuple(strip[first:after_anchor]),
+                        tuple(strip[first:after_run]),
                     )
                 )
-            if c_mask & 1 and after_anchor < n:  # the separator: turn right of the anchor
-                gen_right(after_anchor, g[child + 1], first, new_main, new_mult, new_cross, new_placed, next_bits)
+            if c_mask & 1 and after_run < n:  # the separator: turn right, after the anchor's run
+                gen_right(after_run, g[child + 1], first, new_main, new_mult, new_cross, new_placed, next_bits)
             if first and not is_anchor[first - 1] and c_mask & check[first - 1] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
                 gen_left(first - 1, child, new_main, new_mult, new_cross, new_placed, next_bits)
             rack[used] += 1
 
     def gen_right(pos: int, state: int, first: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
-        """Gen rightwards from ``pos`` (past the anchor): board tiles are read, empty squares filled."""
-        if tiles[pos]:
-            while pos < n and tiles[pos]:
-                t_bit = 1 << (tiles[pos] & 31)
-                t_mask = g[state]
-                if not t_mask & t_bit:
-                    return
-                state = g[state + 1 + (t_mask & (t_bit - 1)).bit_count()]
-                main += face[pos]
-                pos += 1
-            # (a lone tile, placed on the anchor, may have been found across already)
-            if g[state] & FINAL and not (placed == 1 and single_elsewhere[after_anchor - 1]):
-                add((main * mult + cross + (bingo if placed == rack_size else 0), down, line, first, tuple(strip[first:pos])))
-            if pos == n:
-                return
+        """Gen at the empty square ``pos`` right of the anchor, then GoOn rightwards."""
         mask = g[state]
-        allowed = mask & check[pos]
+        allowed_here, lm, wm, base, xm = square[pos]
+        allowed = mask & allowed_here
         natural = allowed & bits
         blanks = allowed if rack[0] else 0
-        lm = letter_mult[pos]
-        wm = word_mult[pos]
-        base = cross_base[pos]
-        xm = cross_mult[pos]
         nxt = pos + 1
-        tile_on_right = nxt < n and tiles[nxt]
-        can_extend = nxt < n and not tile_on_right
+        end = run_end[nxt] if nxt < n else n  # after the tiles that follow pos, if any
         while natural or blanks:
             if natural:
                 bit = natural & -natural
@@ -202,26 +187,32 @@ def _generate_direction(
                 strip[pos] = code | BLANK_BIT
             child = g[state + 1 + (mask & (bit - 1)).bit_count()]
             new_main = main + value
-            new_mult = mult * wm
-            new_cross = cross + base + value * xm
-            new_placed = placed + 1
-            # GoOn: a tile on the right must be taken; else the word may end here or go on.
-            if tile_on_right:
-                gen_right(nxt, child, first, new_main, new_mult, new_cross, new_placed, next_bits)
-            else:
-                c_mask = g[child]
-                if c_mask & FINAL:
-                    add(
-                        (
-                            new_main * new_mult + new_cross + (bingo if new_placed == rack_size else 0),
-                            down,
-                            line,
-                            first,
-                            tuple(strip[first:nxt]),
-                        )
+            # GoOn: a run of tiles on the right must be taken; then the word may end or go on.
+            if end != nxt:
+                for p in range(nxt, end):
+                    t_bit = 1 << (tiles[p] & 31)
+                    t_mask = g[child]
+                    if not t_mask & t_bit:
+                        child = -1
+                        break
+                    child = g[child + 1 + (t_mask & (t_bit - 1)).bit_count()]
+                    new_main += face[p]
+                if child < 0:
+                    rack[used] += 1
+                    continue
+            c_mask = g[child]
+            if c_mask & FINAL:
+                add(
+                    (
+                        new_main * mult * wm + cross + base + value * xm + (bingo if placed + 1 == rack_size else 0),
+                        down,
+                        line,
+                        first,
+                        tuple(strip[first:end]),
                     )
-                if can_extend and c_mask & check[nxt] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
-                    gen_right(nxt, child, first, new_main, new_mult, new_cross, new_placed, next_bits)
+                )
+            if end < n and c_mask & check[end] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
+                gen_right(end, child, first, new_main, mult * wm, cross + base + value * xm, placed + 1, next_bits)
             rack[used] += 1
 
     squares = board.squares
@@ -234,16 +225,31 @@ def _generate_direction(
             continue
         tiles = [squares[i] for i in index]
         check = [masks[i] for i in index]
-        letter_mult = [layout_lm[i] for i in index]
-        word_mult = [layout_wm[i] for i in index]
-        cross_scores_line = [cross_scores[i] for i in index]
-        single_elsewhere = [down and s >= 0 for s in cross_scores_line]
-        cross_base = [s * wm if s >= 0 else 0 for s, wm in zip(cross_scores_line, word_mult)]
-        cross_mult = [wm if s >= 0 else 0 for s, wm in zip(cross_scores_line, word_mult)]
+        square = []
+        for i in index:
+            lm, wm, s = layout_lm[i], layout_wm[i], cross_scores[i]
+            square.append((masks[i], lm, wm, s * wm, wm) if s >= 0 else (masks[i], lm, wm, 0, 0))
+        single_elsewhere = [down and cross_scores[i] >= 0 for i in index]
         face = [values[t] if t and not t & BLANK_BIT else 0 for t in tiles]
+        run_end = [0] * n
+        end = n
+        for p in range(n - 1, -1, -1):
+            if not tiles[p]:
+                end = p
+            run_end[p] = end
         strip = list(tiles)
         is_anchor = [anchor_flags[i] for i in index]
         for anchor in line_anchors:
-            after_anchor = anchor + 1
-            right_clear = after_anchor >= n or not tiles[after_anchor]
-            gen_left(anchor, root, 0, 1, 0, 0, bits0)
+            # Read the anchor's run of right-hand tiles backwards, from its last tile.
+            after_run = run_end[anchor + 1] if anchor + 1 < n else n
+            state = root
+            main = 0
+            for p in range(after_run - 1, anchor, -1):
+                t_bit = 1 << (tiles[p] & 31)
+                t_mask = g[state]
+                if not t_mask & t_bit:
+                    break
+                state = g[state + 1 + (t_mask & (t_bit - 1)).bit_count()]
+                main += face[p]
+            else:
+                gen_left(anchor, state, main, 1, 0, 0, bits0)

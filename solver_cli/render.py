@@ -211,9 +211,15 @@ def print_trace(trace, position: str) -> None:
     out = console()
     direction = "down" if trace.down else "across"
     out.print(f"{position} {trace.word} ({direction}, {trace.score} points): found from the anchor {trace.anchor}.")
+    start = trace.start or trace.anchor
     out.print(
-        f"Gordon's GADDAG holds every word as REV(prefix) + separator + suffix. From {trace.anchor} the "
-        f"generator spells the prefix backwards ({trace.reversed_prefix})"
+        "Gordon's GADDAG holds every word as REV(prefix) + separator + suffix. "
+        + (
+            ""
+            if start == trace.anchor
+            else f"Every word through {trace.anchor} holds the tiles right of it, so the walk starts on the last one. "
+        )
+        + f"From {start} the generator spells the prefix backwards ({trace.reversed_prefix})"
         + (f", crosses the separator, then spells the suffix forwards ({trace.suffix})." if trace.suffix else ", and the word ends there.")
     )
     table = Table(header_style="bold")

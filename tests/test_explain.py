@@ -19,7 +19,7 @@ BOARDS = Path(__file__).resolve().parent.parent / "boards"
 
 def test_trace_reconstructs_every_sampled_move(small_gaddag, small_words):
     words = set(small_words)
-    checked = 0
+    checked = runs = 0
     for seed in range(40):
         rng = random.Random(seed)
         rules = load_rules("wwf" if seed % 2 else "scrabble")
@@ -46,8 +46,18 @@ def test_trace_reconstructs_every_sampled_move(small_gaddag, small_words):
             first = placed_anchor_squares[0]
             assert trace.anchor == f"{chr(65 + first[1])}{first[0] + 1}"
             assert trace.steps[-1].rack_left == move.leave
+            # The walk starts on the anchor, or on the last of the board tiles right of it,
+            # read backwards first; so the right phase starts with a placed tile.
+            run = 0
+            while trace.steps[run].source == "board":
+                run += 1
+            assert trace.steps[0].square == trace.start and trace.steps[run].square == trace.anchor
+            assert (trace.start == trace.anchor) == (run == 0)
+            if trace.suffix:
+                assert trace.steps[n_left + 1].source in ("rack", "blank")
+            runs += run > 0
             checked += 1
-    assert checked > 200
+    assert checked > 200 and runs > 10
 
 
 def test_explain_cli_by_rank_and_by_notation(full_lexicon):
