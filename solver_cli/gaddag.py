@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from solver_cli.alphabet import CODE
 
 SEP = 1  # bit of the separator arc (letter code 0)
-FINAL = 1 << 27
+FINAL = 1 << 27  # the header's highest bit: ``header >= FINAL`` tests it without a mask
 LETTER_BITS = ((1 << 27) - 1) & ~1
 # BELOW[L] masks the arcs that come before letter L, for the rank lookup.
 BELOW = tuple((1 << code) - 1 for code in range(28))

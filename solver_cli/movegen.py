@@ -34,9 +34,10 @@ from __future__ import annotations
 
 from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT
 from solver_cli.board import Board, anchors, cross_checks
-from solver_cli.gaddag import FINAL, Gaddag
+from solver_cli.gaddag import BELOW, FINAL, Gaddag
 from solver_cli.rules import Rules
 
+BIT = tuple(1 << code for code in range(32))
 RawMove = tuple[int, bool, int, int, tuple[int, ...]]
 
 
@@ -100,61 +101,53 @@ def _generate_direction(
         natural = allowed & bits
         blanks = allowed if rack[0] else 0
         tile_on_left = pos and tiles[pos - 1]
+        arcs = state + 1
+        mult *= wm
+        cross += base
+        placed += 1
+        bonus = bingo if placed == rack_size else 0
+        lone = placed == 1 and single_elsewhere[pos]  # (a lone tile is reported across only)
         while natural or blanks:
             if natural:
-                bit = natural & -natural
-                natural ^= bit
-                code = bit.bit_length() - 1
+                code = natural.bit_length() - 1
+                natural ^= BIT[code]
                 value = values[code] * lm
                 rack[code] -= 1
                 used = code
-                next_bits = bits if rack[code] else bits ^ bit
+                next_bits = bits if rack[code] else bits ^ BIT[code]
                 strip[pos] = code
             else:
-                bit = blanks & -blanks
-                blanks ^= bit
-                code = bit.bit_length() - 1
+                code = blanks.bit_length() - 1
+                blanks ^= BIT[code]
                 value = 0
                 rack[0] -= 1
                 used = 0
                 next_bits = bits
                 strip[pos] = code | BLANK_BIT
-            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            child = g[arcs + (mask & BELOW[code]).bit_count()]
             new_main = main + value
-            new_mult = mult * wm
-            new_cross = cross + base + value * xm
-            new_placed = placed + 1
             # GoOn: first take the run of board tiles directly on the left, if any.
             first = pos
             if tile_on_left:
                 while first and tiles[first - 1]:
                     first -= 1
-                    t_bit = 1 << (tiles[first] & 31)
+                    t_code = tiles[first] & 31
                     t_mask = g[child]
-                    if not t_mask & t_bit:
+                    if not t_mask & BIT[t_code]:
                         child = -1
                         break
-                    child = g[child + 1 + (t_mask & (t_bit - 1)).bit_count()]
+                    child = g[child + 1 + (t_mask & BELOW[t_code]).bit_count()]
                     new_main += face[first]
                 if child < 0:
                     rack[used] += 1
                     continue
             c_mask = g[child]
-            # (a lone tile may form words both ways: it is reported across only)
-            if c_mask & FINAL and not (new_placed == 1 and single_elsewhere[pos]):
-                add(
-                    (
-                        new_main * new_mult + new_cross + (bingo if new_placed == rack_size else 0),
-                        down,
-                        line,
-                        first,
-                        tuple(strip[first:after_run]),
-                    )
-                )
+            if c_mask >= FINAL and not lone:  # FINAL is the header's highest bit
+                add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:after_run])))
             if c_mask & 1 and after_run < n:  # the separator: turn right, after the anchor's run
-                gen_right(after_run, g[child + 1], first, new_main, new_mult, new_cross, new_placed, next_bits)
+                gen_right(after_run, g[child + 1], first, new_main, mult, cross + value * xm, placed, next_bits)
             if first and not is_anchor[first - 1] and c_mask & check[first - 1] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
-                gen_left(first - 1, child, new_main, new_mult, new_cross, new_placed, next_bits)
+                gen_left(first - 1, child, new_main, mult, cross + value * xm, placed, next_bits)
             rack[used] += 1
 
     def gen_right(pos: int, state: int, first: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
@@ -166,53 +159,49 @@ def _generate_direction(
         blanks = allowed if rack[0] else 0
         nxt = pos + 1
         end = run_end[nxt] if nxt < n else n  # after the tiles that follow pos, if any
+        next_check = check[end] if end < n else 0
+        arcs = state + 1
+        mult *= wm
+        cross += base
+        placed += 1
+        bonus = bingo if placed == rack_size else 0
         while natural or blanks:
             if natural:
-                bit = natural & -natural
-                natural ^= bit
-                code = bit.bit_length() - 1
+                code = natural.bit_length() - 1
+                natural ^= BIT[code]
                 value = values[code] * lm
                 rack[code] -= 1
                 used = code
-                next_bits = bits if rack[code] else bits ^ bit
+                next_bits = bits if rack[code] else bits ^ BIT[code]
                 strip[pos] = code
             else:
-                bit = blanks & -blanks
-                blanks ^= bit
-                code = bit.bit_length() - 1
+                code = blanks.bit_length() - 1
+                blanks ^= BIT[code]
                 value = 0
                 rack[0] -= 1
                 used = 0
                 next_bits = bits
                 strip[pos] = code | BLANK_BIT
-            child = g[state + 1 + (mask & (bit - 1)).bit_count()]
+            child = g[arcs + (mask & BELOW[code]).bit_count()]
             new_main = main + value
             # GoOn: a run of tiles on the right must be taken; then the word may end or go on.
             if end != nxt:
                 for p in range(nxt, end):
-                    t_bit = 1 << (tiles[p] & 31)
+                    t_code = tiles[p] & 31
                     t_mask = g[child]
-                    if not t_mask & t_bit:
+                    if not t_mask & BIT[t_code]:
                         child = -1
                         break
-                    child = g[child + 1 + (t_mask & (t_bit - 1)).bit_count()]
+                    child = g[child + 1 + (t_mask & BELOW[t_code]).bit_count()]
                     new_main += face[p]
                 if child < 0:
                     rack[used] += 1
                     continue
             c_mask = g[child]
-            if c_mask & FINAL:
-                add(
-                    (
-                        new_main * mult * wm + cross + base + value * xm + (bingo if placed + 1 == rack_size else 0),
-                        down,
-                        line,
-                        first,
-                        tuple(strip[first:end]),
-                    )
-                )
-            if end < n and c_mask & check[end] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
-                gen_right(end, child, first, new_main, mult * wm, cross + base + value * xm, placed + 1, next_bits)
+            if c_mask >= FINAL:  # FINAL is the header's highest bit
+                add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:end])))
+            if c_mask & next_check and c_mask & next_check & (next_bits | (ALL_LETTERS if rack[0] else 0)):
+                gen_right(end, child, first, new_main, mult, cross + value * xm, placed, next_bits)
             rack[used] += 1
 
     squares = board.squares

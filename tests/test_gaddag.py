@@ -84,4 +84,6 @@ def test_real_lexicon_sizes_and_sharing(small_words, small_gaddag):
     letters = sum(len(w) * (len(w) + 1) for w in small_words)
     assert g.arc_count < letters / 4
     assert all(g.contains(w) for w in small_words[::50])
+    # FINAL is each header's highest bit (the move generator tests it as header >= FINAL).
+    assert all(node[0] < FINAL << 1 for _, node in states(g))
     assert not g.contains("QX") and not g.contains("")
