@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT, CODE, LETTER_MASK, letter_of
 from solver_cli.errors import InputError
-from solver_cli.gaddag import FINAL, Gaddag
+from solver_cli.gaddag import BELOW, FINAL, Gaddag
 from solver_cli.rules import Rules
 
 EMPTY_CHAR = "."
@@ -156,10 +156,13 @@ def cross_checks(board: Board, gaddag: Gaddag, values: tuple[int, ...], down: bo
     step, limit = (1, cols) if down else (cols, rows)
     nodes = gaddag.nodes
     root = gaddag.root
+    dawg_root = gaddag.dawg_root
     for i in range(n):
         if sq[i]:
             continue
         pos = i % cols if down else i // cols
+        if not (pos > 0 and sq[i - step]) and not (pos + 1 < limit and sq[i + step]):
+            continue
         before = []  # tiles before the square, nearest first
         p, j = pos - 1, i - step
         while p >= 0 and sq[j]:
@@ -172,20 +175,33 @@ def cross_checks(board: Board, gaddag: Gaddag, values: tuple[int, ...], down: bo
             after.append(sq[j])
             p += 1
             j += step
-        if not before and not after:
-            continue
-        # The word is rev(before) + L + after; the GADDAG accepts the reversed word
-        # rev(after) + L + before with no separator.
-        state = gaddag.walk(root, [t & LETTER_MASK for t in reversed(after)])
-        allowed = 0
-        if state >= 0:
-            tail = [t & LETTER_MASK for t in before]
-            for code, child in gaddag.arcs(state, ALL_LETTERS):
-                end = gaddag.walk(child, tail)
-                if end >= 0 and nodes[end] & FINAL:
-                    allowed |= 1 << code
-        masks[i] = allowed
         scores[i] = sum(values[t] for t in before if not t & BLANK_BIT) + sum(
             values[t] for t in after if not t & BLANK_BIT
         )
+        # The word is rev(before) + L + after. Walk the longer side first, then try each
+        # letter L and walk the shorter side: forwards in the DAWG (rev(before), L, after),
+        # or backwards in the GADDAG, which accepts the reversed word with no separator.
+        if len(after) <= len(before):
+            state = gaddag.walk(dawg_root, [t & LETTER_MASK for t in reversed(before)])
+            tail = [t & LETTER_MASK for t in after]
+        else:
+            state = gaddag.walk(root, [t & LETTER_MASK for t in reversed(after)])
+            tail = [t & LETTER_MASK for t in before]
+        allowed = 0
+        if state >= 0:
+            mask = nodes[state]
+            letters = mask & ALL_LETTERS
+            while letters:
+                code = letters.bit_length() - 1
+                letters ^= 1 << code
+                end = nodes[state + 1 + (mask & BELOW[code]).bit_count()]
+                for t in tail:
+                    t_mask = nodes[end]
+                    if not t_mask >> t & 1:
+                        break
+                    end = nodes[end + 1 + (t_mask & BELOW[t]).bit_count()]
+                else:
+                    if nodes[end] & FINAL:
+                        allowed |= 1 << code
+        masks[i] = allowed
     return masks, scores

@@ -89,55 +89,57 @@ def _generate_direction(
 
     # Per-line data, rebound for each line (read by the nested functions as free variables).
     tiles: list[int] = []
-    # per square: (cross-check mask, letter mult, word mult, cross-word base, cross-word mult)
-    # where base is the perpendicular tiles' sum times the word multiplier and the cross
-    # multiplier is the word multiplier, both 0 when no cross-word forms there
-    square: list[tuple[int, int, int, int, int]] = []
+    # Per square, what Gen needs there, looked up once per call:
+    #   (cross-check mask, letter mult, word mult, cross base, cross mult, ...) where the base
+    #   is the perpendicular tiles' sum times the word multiplier and the cross multiplier is
+    #   the word multiplier, both 0 when no cross-word forms there; then
+    #   leftwards: (..., cross-check of the square on the left, or 0 if the left part may not
+    #              go there, and whether a tile is on the left);
+    #   rightwards: (..., the square after the tiles that follow, and its cross-check or 0).
+    left_square: list[tuple[int, int, int, int, int, int, int]] = []
+    right_square: list[tuple[int, int, int, int, int, int, int]] = []
     check: list[int] = []
-    run_end: list[int] = []  # the first empty square at or after each square (n: none)
     face: list[int] = []  # board tile face values (0 for blanks and empty squares)
     strip: list[int] = []  # the codes of the word being built
-    is_anchor: list[bool] = []
     single_elsewhere: list[bool] = []  # down only: a lone tile here was already found across
     line = 0
-    anchor = 0
     after_run = 0  # the square after the anchor and the tiles that follow it
+    turn_check = 0  # the cross-check of that square (0 past the edge)
 
     def gen_left(pos: int, state: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         """Gen at the empty square ``pos`` (the anchor or left of it), then GoOn leftwards."""
         mask = g[state]
-        allowed_here, lm, wm, base, xm = square[pos]
+        allowed_here, lm, wm, base, xm, left_check, tile_on_left = left_square[pos]
         allowed = mask & allowed_here
-        natural = allowed & bits
-        blanks = allowed if rack[0] else 0
-        tile_on_left = pos and tiles[pos - 1]
         arcs = state + 1
         mult *= wm
         cross += base
         placed += 1
         bonus = bingo if placed == rack_size else 0
         lone = placed == 1 and single_elsewhere[pos]  # (a lone tile is reported across only)
-        while natural or blanks:
-            if natural:
-                code = natural.bit_length() - 1
-                natural ^= BIT[code]
-                value = values[code] * lm
-                rack[code] -= 1
-                used = code
-                next_bits = bits if rack[code] else bits ^ BIT[code]
-                strip[pos] = code
-            else:
-                code = blanks.bit_length() - 1
-                blanks ^= BIT[code]
-                value = 0
+        blank = rack[0]
+        # The natural tiles first, then the blank for each letter it may stand for.
+        letters = allowed & bits
+        as_blank = False
+        while True:
+            if not letters:
+                if as_blank:
+                    rack[0] += 1
+                    return
+                if not blank:
+                    return
+                as_blank = True
+                letters = allowed
                 rack[0] -= 1
-                used = 0
-                next_bits = bits
-                strip[pos] = code | BLANK_BIT
+                blank -= 1
+                continue
+            code = letters.bit_length() - 1
+            letters ^= BIT[code]
             child = g[arcs + (mask & BELOW[code]).bit_count()]
-            new_main = main + value
+            new_main = main
             # GoOn: first take the run of board tiles directly on the left, if any.
             first = pos
+            further = left_check
             if tile_on_left:
                 while first and tiles[first - 1]:
                     first -= 1
@@ -149,57 +151,69 @@ def _generate_direction(
                     child = g[child + 1 + (t_mask & BELOW[t_code]).bit_count()]
                     new_main += face[first]
                 if child < 0:
-                    rack[used] += 1
                     continue
+                further = 0  # the square left of the run is an anchor, an earlier one
             c_mask = g[child]
+            if as_blank:
+                value = 0
+                strip[pos] = code | BLANK_BIT
+            else:
+                value = values[code] * lm
+                strip[pos] = code
+            new_main += value
             if c_mask >= FINAL and not lone:  # FINAL is the header's highest bit
                 add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:after_run])))
-            # The separator: turn right, after the anchor's run, if a letter can go there.
-            if c_mask & 1 and after_run < n:
-                turned = g[child + 1]
-                if g[turned] & check[after_run] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
+            # Go on only where a letter the GADDAG allows next fits the next square.
+            turned = g[child + 1] if c_mask & 1 and turn_check else 0
+            further &= c_mask
+            if turned or further:
+                if as_blank:  # (the blank is off the rack for the whole blank loop)
+                    next_bits = bits
+                else:
+                    rack[code] -= 1
+                    next_bits = bits if rack[code] else bits ^ BIT[code]
+                fits = next_bits | (ALL_LETTERS if blank else 0)
+                # The separator: turn right, after the anchor's run.
+                if turned and g[turned] & turn_check & fits:
                     gen_right(after_run, turned, first, new_main, mult, cross + value * xm, placed, next_bits)
-            if first and not is_anchor[first - 1] and c_mask & check[first - 1] & (next_bits | (ALL_LETTERS if rack[0] else 0)):
-                gen_left(first - 1, child, new_main, mult, cross + value * xm, placed, next_bits)
-            rack[used] += 1
+                if further & fits:
+                    gen_left(first - 1, child, new_main, mult, cross + value * xm, placed, next_bits)
+                if not as_blank:
+                    rack[code] += 1
 
     def gen_right(pos: int, state: int, first: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         """Gen at the empty square ``pos`` right of the anchor, then GoOn rightwards."""
         mask = g[state]
-        allowed_here, lm, wm, base, xm = square[pos]
+        allowed_here, lm, wm, base, xm, end, next_check = right_square[pos]
         allowed = mask & allowed_here
-        natural = allowed & bits
-        blanks = allowed if rack[0] else 0
-        nxt = pos + 1
-        end = run_end[nxt] if nxt < n else n  # after the tiles that follow pos, if any
-        next_check = check[end] if end < n else 0
+        run = pos + 1 != end  # tiles follow pos
         arcs = state + 1
         mult *= wm
         cross += base
         placed += 1
         bonus = bingo if placed == rack_size else 0
-        while natural or blanks:
-            if natural:
-                code = natural.bit_length() - 1
-                natural ^= BIT[code]
-                value = values[code] * lm
-                rack[code] -= 1
-                used = code
-                next_bits = bits if rack[code] else bits ^ BIT[code]
-                strip[pos] = code
-            else:
-                code = blanks.bit_length() - 1
-                blanks ^= BIT[code]
-                value = 0
+        blank = rack[0]
+        letters = allowed & bits
+        as_blank = False
+        while True:
+            if not letters:
+                if as_blank:
+                    rack[0] += 1
+                    return
+                if not blank:
+                    return
+                as_blank = True
+                letters = allowed
                 rack[0] -= 1
-                used = 0
-                next_bits = bits
-                strip[pos] = code | BLANK_BIT
+                blank -= 1
+                continue
+            code = letters.bit_length() - 1
+            letters ^= BIT[code]
             child = g[arcs + (mask & BELOW[code]).bit_count()]
-            new_main = main + value
+            new_main = main
             # GoOn: a run of tiles on the right must be taken; then the word may end or go on.
-            if end != nxt:
-                for p in range(nxt, end):
+            if run:
+                for p in range(pos + 1, end):
                     t_code = tiles[p] & 31
                     t_mask = g[child]
                     if not t_mask & BIT[t_code]:
@@ -208,14 +222,30 @@ def _generate_direction(
                     child = g[child + 1 + (t_mask & BELOW[t_code]).bit_count()]
                     new_main += face[p]
                 if child < 0:
-                    rack[used] += 1
                     continue
             c_mask = g[child]
-            if c_mask >= FINAL:  # FINAL is the header's highest bit
+            further = c_mask & next_check
+            if c_mask < FINAL and not further:
+                continue
+            if as_blank:
+                value = 0
+                strip[pos] = code | BLANK_BIT
+            else:
+                value = values[code] * lm
+                strip[pos] = code
+            new_main += value
+            if c_mask >= FINAL:
                 add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:end])))
-            if c_mask & next_check and c_mask & next_check & (next_bits | (ALL_LETTERS if rack[0] else 0)):
-                gen_right(end, child, first, new_main, mult, cross + value * xm, placed, next_bits)
-            rack[used] += 1
+            if further:
+                if as_blank:
+                    if further & (bits | (ALL_LETTERS if blank else 0)):
+                        gen_right(end, child, first, new_main, mult, cross + value * xm, placed, bits)
+                else:
+                    rack[code] -= 1
+                    next_bits = bits if rack[code] else bits ^ BIT[code]
+                    if further & (next_bits | (ALL_LETTERS if blank else 0)):
+                        gen_right(end, child, first, new_main, mult, cross + value * xm, placed, next_bits)
+                    rack[code] += 1
 
     squares = board.squares
     layout_lm = rules.letter_mult
@@ -227,31 +257,36 @@ def _generate_direction(
             continue
         tiles = [squares[i] for i in index]
         check = [masks[i] for i in index]
-        square = []
-        for i in index:
-            lm, wm, s = layout_lm[i], layout_wm[i], cross_scores[i]
-            square.append((masks[i], lm, wm, s * wm, wm) if s >= 0 else (masks[i], lm, wm, 0, 0))
-        single_elsewhere = [down and cross_scores[i] >= 0 for i in index]
-        face = [values[t] if t and not t & BLANK_BIT else 0 for t in tiles]
-        run_end = [0] * n
-        end = n
-        for p in range(n - 1, -1, -1):
-            if not tiles[p]:
-                end = p
-            run_end[p] = end
-        strip = list(tiles)
         is_anchor = [anchor_flags[i] for i in index]
+        face = [values[t] if t and not t & BLANK_BIT else 0 for t in tiles]
+        single_elsewhere = [down and cross_scores[i] >= 0 for i in index]
+        run_end = [0] * (n + 1)  # the first empty square at or after each square (n: none)
+        run_end[n] = n
+        for p in range(n - 1, -1, -1):
+            run_end[p] = run_end[p + 1] if tiles[p] else p
+        left_square = []
+        right_square = []
+        for p, i in enumerate(index):
+            lm, wm, s = layout_lm[i], layout_wm[i], cross_scores[i]
+            terms = (masks[i], lm, wm, s * wm, wm) if s >= 0 else (masks[i], lm, wm, 0, 0)
+            # The left part may not fill an earlier anchor: each move comes from its leftmost.
+            left_open = p > 0 and not tiles[p - 1] and not is_anchor[p - 1]
+            left_square.append(terms + (check[p - 1] if left_open else 0, p > 0 and tiles[p - 1]))
+            end = run_end[p + 1] if p + 1 < n else n
+            right_square.append(terms + (end, check[end] if end < n else 0))
+        strip = list(tiles)
         for anchor in line_anchors:
             # Read the anchor's run of right-hand tiles backwards, from its last tile.
             after_run = run_end[anchor + 1] if anchor + 1 < n else n
+            turn_check = check[after_run] if after_run < n else 0
             state = root
             main = 0
             for p in range(after_run - 1, anchor, -1):
-                t_bit = 1 << (tiles[p] & 31)
+                t_code = tiles[p] & 31
                 t_mask = g[state]
-                if not t_mask & t_bit:
+                if not t_mask & BIT[t_code]:
                     break
-                state = g[state + 1 + (t_mask & (t_bit - 1)).bit_count()]
+                state = g[state + 1 + (t_mask & BELOW[t_code]).bit_count()]
                 main += face[p]
             else:
                 gen_left(anchor, state, main, 1, 0, 0, bits0)
