@@ -90,3 +90,32 @@ def test_hand_made_positions(small_words, small_gaddag):
             for ch in rack_letters:
                 rack[0 if ch == "?" else ord(ch) - 64] += 1
             compare(board, rack, small_gaddag, words, rules)
+
+
+def test_empty_board_mirrored_and_not(small_words, small_gaddag):
+    """An opening is generated across only and mirrored when the layout allows it; a layout
+    that is not symmetric about the diagonal through the centre is searched both ways."""
+    import dataclasses
+
+    from solver_cli.board import Board
+    from solver_cli.movegen import _mirror_symmetric
+
+    words = set(small_words)
+    base = RULES["scrabble"]
+    # A triple word on the centre row at H11 (row 7, col 10) but not at K8 (row 10, col 7).
+    layout = list(base.layout)
+    layout[7] = layout[7][:10] + "T" + layout[7][11:]
+    i = 7 * base.cols + 10
+    lopsided = dataclasses.replace(
+        base,
+        layout=tuple(layout),
+        word_mult=base.word_mult[:i] + (3,) + base.word_mult[i + 1 :],
+        letter_mult=base.letter_mult[:i] + (1,) + base.letter_mult[i + 1 :],
+    )
+    assert _mirror_symmetric(base) and _mirror_symmetric(RULES["wwf"]) and not _mirror_symmetric(lopsided)
+    for rules in (base, RULES["wwf"], lopsided):
+        for rack_letters in ("AEIRST?", "STRENGT", "QZXJKV?", "EE??"):
+            rack = [0] * 27
+            for ch in rack_letters:
+                rack[0 if ch == "?" else ord(ch) - 64] += 1
+            assert compare(Board.empty(rules), rack, small_gaddag, words, rules) > 0
