@@ -22,7 +22,9 @@ square's cross-check). For each anchor square of a line:
 GoOn is folded into Gen's loop, so there is one Python call per square, and a call is made
 only when one of the letters the GADDAG allows next fits the next square and the rack (one
 ``&`` of three masks). The natural tiles are tried first, then the blank for each letter it
-may stand for, in the same loop body.
+may stand for, in the same loop body. With a single blank, the blank is only tried for
+letters the rack has no tile of left, so each placement is walked once, and the other
+choices of which tile is the blank are listed when a word is found (``with_blank``).
 
 The score travels through the recursion as three ints (wolges' accumulator): ``main`` the
 main word's letter sum, ``mult`` its word multiplier, ``cross`` the sum of completed
@@ -127,8 +129,42 @@ def _generate_direction(
     after_run = 0  # the square after the anchor and the tiles that follow it
     turn_check = 0  # the cross-check of that square (0 past the edge)
 
+    # A single blank. Placing it for a letter the rack still holds a tile of would walk the
+    # same words again, so the search places it only for the other letters, and at each
+    # word found with_blank() adds the other choices: the unused blank instead of any one
+    # tile, or, when the blank stands for a letter the rack had (its tiles all placed
+    # earlier on the path: ``swappable``), the blank on any tile of that letter. With two
+    # or more blanks the search places them freely (their choices multiply; measured, the
+    # expansion then costs more than the walk it saves).
+    one_blank = rack[0] == 1
+    swappable = 0  # the letter bit of a path's blank when the rack held that letter too
+
+    def with_blank(first: int, end: int, mult: int, score: int) -> None:
+        """Add the word in strip[first:end] once per choice of the tile that is the blank."""
+        codes = strip[first:end]
+        spots = []  # (index in codes, what the tile adds to the score as a natural tile)
+        for i in range(end - first):
+            if not tiles[first + i]:
+                code = codes[i]
+                terms = left_square[first + i]
+                w = values[code & 31] * terms[1] * (mult + terms[4])
+                if code & BLANK_BIT:  # score it as a natural tile, to pick the blank afresh
+                    score += w
+                    codes[i] = code & 31
+                    swap = code & 31
+                spots.append((i, w))
+        if rack[0]:  # the blank is unused: the word as played, then the blank on any tile
+            add((score, down, line, first, tuple(codes)))
+            swap = 0
+        for i, w in spots:
+            if not swap or codes[i] == swap:
+                variant = codes[:]
+                variant[i] |= BLANK_BIT
+                add((score - w, down, line, first, tuple(variant)))
+
     def gen_left(pos: int, state: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         """Gen at the empty square ``pos`` (the anchor or left of it), then GoOn leftwards."""
+        nonlocal swappable
         mask = g[state]
         allowed_here, lm, wm, base, xm, left_check, tile_on_left = left_square[pos]
         allowed = mask & allowed_here
@@ -150,7 +186,7 @@ def _generate_direction(
                 if not blank:
                     return
                 as_blank = True
-                letters = allowed
+                letters = allowed & ~bits if one_blank else allowed
                 rack[0] -= 1
                 blank -= 1
                 continue
@@ -183,7 +219,10 @@ def _generate_direction(
                 strip[pos] = code
             new_main += value
             if c_mask >= FINAL and not lone:  # FINAL is the header's highest bit
-                add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:after_run])))
+                if one_blank and (rack[0] or as_blank and BIT[code] & bits0 or swappable):
+                    with_blank(first, after_run, mult, new_main * mult + cross + value * xm + bonus)
+                else:
+                    add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:after_run])))
             # Go on only where a letter the GADDAG allows next fits the next square.
             turned = g[child + 1] if c_mask & 1 and turn_check else 0
             further &= c_mask
@@ -194,16 +233,21 @@ def _generate_direction(
                     rack[code] -= 1
                     next_bits = bits if rack[code] else bits ^ BIT[code]
                 fits = next_bits | (ALL_LETTERS if blank else 0)
+                if as_blank:
+                    swappable = BIT[code] & bits0
                 # The separator: turn right, after the anchor's run.
                 if turned and g[turned] & turn_check & fits:
                     gen_right(after_run, turned, first, new_main, mult, cross + value * xm, placed, next_bits)
                 if further & fits:
                     gen_left(first - 1, child, new_main, mult, cross + value * xm, placed, next_bits)
-                if not as_blank:
+                if as_blank:
+                    swappable = 0
+                else:
                     rack[code] += 1
 
     def gen_right(pos: int, state: int, first: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         """Gen at the empty square ``pos`` right of the anchor, then GoOn rightwards."""
+        nonlocal swappable
         mask = g[state]
         allowed_here, lm, wm, base, xm, end, next_check = right_square[pos]
         allowed = mask & allowed_here
@@ -224,7 +268,7 @@ def _generate_direction(
                 if not blank:
                     return
                 as_blank = True
-                letters = allowed
+                letters = allowed & ~bits if one_blank else allowed
                 rack[0] -= 1
                 blank -= 1
                 continue
@@ -256,11 +300,16 @@ def _generate_direction(
                 strip[pos] = code
             new_main += value
             if c_mask >= FINAL:
-                add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:end])))
+                if one_blank and (rack[0] or as_blank and BIT[code] & bits0 or swappable):
+                    with_blank(first, end, mult, new_main * mult + cross + value * xm + bonus)
+                else:
+                    add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:end])))
             if further:
                 if as_blank:
                     if further & (bits | (ALL_LETTERS if blank else 0)):
+                        swappable = BIT[code] & bits0
                         gen_right(end, child, first, new_main, mult, cross + value * xm, placed, bits)
+                        swappable = 0
                 else:
                     rack[code] -= 1
                     next_bits = bits if rack[code] else bits ^ BIT[code]
