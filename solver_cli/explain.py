@@ -6,9 +6,9 @@ board tiles follow it on the right, on the last of those tiles, which it reads b
 first; it then places letters leftwards (the reversed prefix), crosses the separator, and
 places letters rightwards, reading any board tiles on the way. This module replays exactly
 that walk for a given move and records, at each square, the GADDAG state, the letters its
-arcs allow, the cross-check set of the square, and the rack left. (With a single blank the
+arcs allow, the cross-check set of the square, and the rack left. (With one or two blanks the
 generator walks each word once, using the rack's own tiles where it can, and lists the
-other choices of blank tile when the word is found; the walk shown is the move's own.)
+other choices of blank tiles when the word is found; the walk shown is the move's own.)
 """
 
 from __future__ import annotations

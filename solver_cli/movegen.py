@@ -22,9 +22,9 @@ square's cross-check). For each anchor square of a line:
 GoOn is folded into Gen's loop, so there is one Python call per square, and a call is made
 only when one of the letters the GADDAG allows next fits the next square and the rack (one
 ``&`` of three masks). The natural tiles are tried first, then the blank for each letter it
-may stand for, in the same loop body. With a single blank, the blank is only tried for
+may stand for, in the same loop body. With one or two blanks, a blank is only tried for
 letters the rack has no tile of left, so each placement is walked once, and the other
-choices of which tile is the blank are listed when a word is found (``with_blank``).
+choices of which tiles are the blanks are listed when a word is found (``with_blanks``).
 
 The score travels through the recursion as three ints (wolges' accumulator): ``main`` the
 main word's letter sum, ``mult`` its word multiplier, ``cross`` the sum of completed
@@ -129,38 +129,55 @@ def _generate_direction(
     after_run = 0  # the square after the anchor and the tiles that follow it
     turn_check = 0  # the cross-check of that square (0 past the edge)
 
-    # A single blank. Placing it for a letter the rack still holds a tile of would walk the
-    # same words again, so the search places it only for the other letters, and at each
-    # word found with_blank() adds the other choices: the unused blank instead of any one
-    # tile, or, when the blank stands for a letter the rack had (its tiles all placed
-    # earlier on the path: ``swappable``), the blank on any tile of that letter. With two
-    # or more blanks the search places them freely (their choices multiply; measured, the
-    # expansion then costs more than the walk it saves).
-    one_blank = rack[0] == 1
-    swappable = 0  # the letter bit of a path's blank when the rack held that letter too
+    # One or two blanks. Placing a blank for a letter the rack still holds a tile of would
+    # walk the same words again, so the search places blanks only for letters the rack has
+    # no tile of left, and at each word found with_blanks() lists the other choices of
+    # which tiles are the blanks. (With more blanks the search places them freely.)
+    few_blanks = 0 < rack[0] <= 2
+    held_blanks = rack[0]
+    swappable = 0  # blanks on the path for a letter the rack held too (they may swap)
 
-    def with_blank(first: int, end: int, mult: int, score: int) -> None:
-        """Add the word in strip[first:end] once per choice of the tile that is the blank."""
+    def with_blanks(first: int, end: int, mult: int, score: int) -> None:
+        """Add the word in strip[first:end] once per valid choice of blank tiles."""
         codes = strip[first:end]
         spots = []  # (index in codes, what the tile adds to the score as a natural tile)
+        need = []  # the letters the path's blanks stand for: each needs a blank on its tiles
         for i in range(end - first):
             if not tiles[first + i]:
                 code = codes[i]
                 terms = left_square[first + i]
                 w = values[code & 31] * terms[1] * (mult + terms[4])
-                if code & BLANK_BIT:  # score it as a natural tile, to pick the blank afresh
+                if code & BLANK_BIT:  # score it as a natural tile; blanks are chosen below
                     score += w
                     codes[i] = code & 31
-                    swap = code & 31
+                    need.append(code & 31)
                 spots.append((i, w))
-        if rack[0]:  # the blank is unused: the word as played, then the blank on any tile
+        if not need:
             add((score, down, line, first, tuple(codes)))
-            swap = 0
-        for i, w in spots:
-            if not swap or codes[i] == swap:
+        if len(need) < 2:  # one blank, on any tile, or on a tile of the needed letter
+            for i, w in spots:
+                if not need or codes[i] == need[0]:
+                    variant = codes[:]
+                    variant[i] |= BLANK_BIT
+                    add((score - w, down, line, first, tuple(variant)))
+        if held_blanks < 2:
+            return
+        # Two blanks: every pair of tiles that covers the needed letters.
+        for x in range(len(spots)):
+            i, wi = spots[x]
+            for y in range(x + 1, len(spots)):
+                j, wj = spots[y]
+                if need:
+                    pair = (codes[i], codes[j])
+                    if len(need) == 1:
+                        if need[0] not in pair:
+                            continue
+                    elif sorted(pair) != sorted(need):
+                        continue
                 variant = codes[:]
                 variant[i] |= BLANK_BIT
-                add((score - w, down, line, first, tuple(variant)))
+                variant[j] |= BLANK_BIT
+                add((score - wi - wj, down, line, first, tuple(variant)))
 
     def gen_left(pos: int, state: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         """Gen at the empty square ``pos`` (the anchor or left of it), then GoOn leftwards."""
@@ -186,7 +203,7 @@ def _generate_direction(
                 if not blank:
                     return
                 as_blank = True
-                letters = allowed & ~bits if one_blank else allowed
+                letters = allowed & ~bits if few_blanks else allowed
                 rack[0] -= 1
                 blank -= 1
                 continue
@@ -219,8 +236,8 @@ def _generate_direction(
                 strip[pos] = code
             new_main += value
             if c_mask >= FINAL and not lone:  # FINAL is the header's highest bit
-                if one_blank and (rack[0] or as_blank and BIT[code] & bits0 or swappable):
-                    with_blank(first, after_run, mult, new_main * mult + cross + value * xm + bonus)
+                if few_blanks and (rack[0] or swappable or as_blank and BIT[code] & bits0):
+                    with_blanks(first, after_run, mult, new_main * mult + cross + value * xm + bonus)
                 else:
                     add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:after_run])))
             # Go on only where a letter the GADDAG allows next fits the next square.
@@ -234,14 +251,16 @@ def _generate_direction(
                     next_bits = bits if rack[code] else bits ^ BIT[code]
                 fits = next_bits | (ALL_LETTERS if blank else 0)
                 if as_blank:
-                    swappable = BIT[code] & bits0
+                    saved = swappable
+                    if BIT[code] & bits0:
+                        swappable += 1
                 # The separator: turn right, after the anchor's run.
                 if turned and g[turned] & turn_check & fits:
                     gen_right(after_run, turned, first, new_main, mult, cross + value * xm, placed, next_bits)
                 if further & fits:
                     gen_left(first - 1, child, new_main, mult, cross + value * xm, placed, next_bits)
                 if as_blank:
-                    swappable = 0
+                    swappable = saved
                 else:
                     rack[code] += 1
 
@@ -268,7 +287,7 @@ def _generate_direction(
                 if not blank:
                     return
                 as_blank = True
-                letters = allowed & ~bits if one_blank else allowed
+                letters = allowed & ~bits if few_blanks else allowed
                 rack[0] -= 1
                 blank -= 1
                 continue
@@ -300,16 +319,18 @@ def _generate_direction(
                 strip[pos] = code
             new_main += value
             if c_mask >= FINAL:
-                if one_blank and (rack[0] or as_blank and BIT[code] & bits0 or swappable):
-                    with_blank(first, end, mult, new_main * mult + cross + value * xm + bonus)
+                if few_blanks and (rack[0] or swappable or as_blank and BIT[code] & bits0):
+                    with_blanks(first, end, mult, new_main * mult + cross + value * xm + bonus)
                 else:
                     add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:end])))
             if further:
                 if as_blank:
                     if further & (bits | (ALL_LETTERS if blank else 0)):
-                        swappable = BIT[code] & bits0
+                        saved = swappable
+                        if BIT[code] & bits0:
+                            swappable += 1
                         gen_right(end, child, first, new_main, mult, cross + value * xm, placed, bits)
-                        swappable = 0
+                        swappable = saved
                 else:
                     rack[code] -= 1
                     next_bits = bits if rack[code] else bits ^ BIT[code]

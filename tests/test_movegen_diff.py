@@ -85,8 +85,8 @@ def test_hand_made_positions(small_words, small_gaddag):
     ]
     for rows in cases:
         board = Board.from_rows(rows)
-        # (one blank with doubled letters: the blank swaps with a tile of its own letter)
-        for rack_letters in ("AEIOU??", "STRENGT", "QZXJKV?", "S", "EESST?R", "?"):
+        # (blanks with doubled letters: a blank swaps with a tile of its own letter)
+        for rack_letters in ("AEIOU??", "STRENGT", "QZXJKV?", "S", "EESST?R", "?", "EES??TR", "??", "A???"):
             rack = [0] * 27
             for ch in rack_letters:
                 rack[0 if ch == "?" else ord(ch) - 64] += 1
