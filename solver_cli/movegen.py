@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import gc
 
-from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT
+from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT, LETTER_MASK
 from solver_cli.board import Board, anchors, cross_checks
 from solver_cli.gaddag import BELOW, FINAL, Gaddag
 from solver_cli.rules import Rules
@@ -370,14 +370,6 @@ def _generate_direction(
             # Read the anchor's run of right-hand tiles backwards, from its last tile.
             after_run = run_end[anchor + 1] if anchor + 1 < n else n
             turn_check = check[after_run] if after_run < n else 0
-            state = root
-            main = 0
-            for p in range(after_run - 1, anchor, -1):
-                t_code = tiles[p] & 31
-                t_mask = g[state]
-                if not t_mask & BIT[t_code]:
-                    break
-                state = g[state + 1 + (t_mask & BELOW[t_code]).bit_count()]
-                main += face[p]
-            else:
-                gen_left(anchor, state, main, 1, 0, 0, bits0)
+            state = gaddag.walk(root, [tiles[p] & LETTER_MASK for p in range(after_run - 1, anchor, -1)])
+            if state >= 0:
+                gen_left(anchor, state, sum(face[anchor + 1 : after_run]), 1, 0, 0, bits0)
