@@ -19,11 +19,12 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 
-from solver_cli.alphabet import parse_rack
-from solver_cli.board import parse_board
-from solver_cli.lexicon import CACHE_ENV, load_lexicon
-from solver_cli.movegen import generate_moves
-from solver_cli.rules import load_rules
+from solver_cli.engine.alphabet import parse_rack
+from solver_cli.engine.movegen import generate_moves
+from solver_cli.engine.rules import load_rules
+from solver_cli.formats.boardfile import parse_board
+from solver_cli.lexicon import load_lexicon
+from solver_cli.lexicon.cache import CACHE_ENV
 
 # (name, board file in data/bench, rules, rack)
 POSITIONS: tuple[tuple[str, str, str, str], ...] = (
@@ -59,6 +60,7 @@ class Figure:
 @dataclass
 class BuildFigures:
     lexicon: str
+    builder: str  # "native" (the C extension) or "python" (its pure-Python twin)
     words: int
     states: int
     arcs: int
@@ -89,7 +91,7 @@ class BenchResult:
     command_peak_memory_mb: float | None
     command_args: list[str]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return asdict(self)
 
 
@@ -114,7 +116,15 @@ def measure_build(lexicon: str | None, max_length: int, builds: int) -> BuildFig
                     del os.environ[CACHE_ENV]
                 else:
                     os.environ[CACHE_ENV] = old
-    return BuildFigures(lex.name, lex.word_count, lex.gaddag.state_count, lex.gaddag.arc_count, Figure.of(times), size)
+    return BuildFigures(
+        lex.name,
+        lex.builder or "?",
+        lex.word_count,
+        lex.gaddag.state_count,
+        lex.gaddag.arc_count,
+        Figure.of(times),
+        size,
+    )
 
 
 def measure_load(lexicon: str | None, max_length: int, repeat: int) -> tuple[Figure, float]:
@@ -174,9 +184,12 @@ def measure_command(lexicon: str | None, runs: int) -> tuple[Figure, float, list
             "import runpy, sys; sys.argv = ['scrab', *sys.argv[1:]]\n"
             "try:\n    runpy.run_module('solver_cli', run_name='__main__')\n"
             "except SystemExit:\n    pass\n"
-            f"import sys; print(round(int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1]) / 1024, 1), file=sys.stderr)\n"
+            "import sys; print(round(int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM'))"
+            ".split()[1]) / 1024, 1), file=sys.stderr)\n"
         )
-        measured = subprocess.run([sys.executable, "-c", wrapper, *args[3:]], capture_output=True, text=True, check=True)
+        measured = subprocess.run(
+            [sys.executable, "-c", wrapper, *args[3:]], capture_output=True, text=True, check=True
+        )
         peak = float(measured.stderr.strip().splitlines()[-1])
     shown = ["scrab", *args[3:]]
     shown[2] = f"<bench>/{file}"
@@ -207,7 +220,9 @@ def run_bench(
         command, command_memory, shown = measure_command(lexicon, runs)
     name = build.lexicon if build else load_lexicon(lexicon, 15).name
     machine = f"{os.cpu_count()} cores, {sys.platform}"
-    return BenchResult(name, sys.version.split()[0], machine, build, load, memory, positions, command, command_memory, shown)
+    return BenchResult(
+        name, sys.version.split()[0], machine, build, load, memory, positions, command, command_memory, shown
+    )
 
 
 def dumps(result: BenchResult) -> str:

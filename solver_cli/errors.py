@@ -15,3 +15,11 @@ class LexiconError(InputError):
 
 class RulesError(InputError):
     """A rule set that is unknown or malformed."""
+
+
+class IllegalMove(ScrabError):
+    """A well-formed move that the rules or the lexicon do not allow (a failed check)."""
+
+
+class SelfPlayError(ScrabError):
+    """A finished self-play game failed its final check (a bug, not a user's mistake)."""

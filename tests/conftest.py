@@ -8,8 +8,8 @@ from importlib import resources
 
 import pytest
 
-from solver_cli.gaddag import build_gaddag
-from solver_cli.rules import load_rules
+from solver_cli.engine.rules import load_rules
+from solver_cli.lexicon.build import build_gaddag
 
 
 @pytest.fixture(scope="session")

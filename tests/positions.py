@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from solver_cli.alphabet import BLANK_BIT, CODE, LETTERS, rack_text
-from solver_cli.board import Board
-from solver_cli.movegen import generate_moves
-from solver_cli.rules import Rules
+from solver_cli.engine.alphabet import BLANK_BIT, CODE, LETTERS, rack_text
+from solver_cli.engine.board import Board
+from solver_cli.engine.movegen import generate_moves
+from solver_cli.engine.rules import Rules
 
 
 def bag_for(rules: Rules) -> list[int]:

@@ -396,7 +396,7 @@ def reference_moves(
                     for flags in _blank_choices(needed, rack_counts, blanks):
                         placement = frozenset(
                             (squares[i][0], squares[i][1], word[i], is_blank)
-                            for i, is_blank in zip(empty_idx, flags)
+                            for i, is_blank in zip(empty_idx, flags, strict=False)
                         )
                         moves[placement] = _score(board, placement, premiums, values, bingo, rack_size)
     return moves

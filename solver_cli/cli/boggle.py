@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from solver_cli.cli import cli  # noqa: F401  (commands register on this group)
+from solver_cli.cli._common import complete_path, lexicon_option, load_lexicon_for, to_click_error
 
+if TYPE_CHECKING:
+    from solver_cli.games.boggle import BoggleResult, DiceSet
 
 # --- boggle ------------------------------------------------------------------------------
 
 
-@cli.command()
-@click.argument("grid", metavar="[GRID]", required=False)
-@click.option(
-    "--lexicon",
-    "-l",
-    metavar="NAME|PATH",
-    default=None,
-    help="Shipped word list (kjxqz [default], sowpods) or a word-list file.",
-)
+@click.command()
+@click.argument("grid", metavar="[GRID]", required=False, shell_complete=complete_path)
+@lexicon_option
 @click.option(
     "--min-length",
     "-m",
@@ -29,7 +26,9 @@ from solver_cli.cli import cli  # noqa: F401  (commands register on this group)
     help="Shortest word listed, in letters (Qu counts as 2).  [default: 3 on 4x4, 4 on 5x5 and 6x6]",
 )
 @click.option("--random", "roll", is_flag=True, help="Roll a grid with the standard dice instead of giving GRID.")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for --random: the same seed rolls the same grid.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=None, help="Seed for --random: the same seed rolls the same grid."
+)
 @click.option(
     "--size",
     type=click.Choice(["4", "5", "6"]),
@@ -55,16 +54,14 @@ def boggle(
     \b
     Examples:
       scrab boggle SERS/PATG/LINE/SERS
-      scrab boggle grid.txt --min-length 4 --json
+      scrab boggle boards/grid.txt --min-length 4 --json
       scrab boggle --random --size 5 --seed 7
     """
     import secrets
     import sys
 
-    from solver_cli import boggle as bg
-    from solver_cli.cli import fail, load_lexicon_for
     from solver_cli.errors import ScrabError
-    from solver_cli.rules import load_rules
+    from solver_cli.games import boggle as bg
 
     if roll and grid is not None:
         raise click.UsageError("give either GRID or --random, not both")
@@ -87,12 +84,13 @@ def boggle(
             data = sys.stdin.buffer.read(bg.MAX_GRID_BYTES + 1)
             board = bg.parse_grid(bg.decode_grid_bytes(data, source), source)
         else:
+            assert grid is not None  # checked above: no GRID only with --random
             board, source = bg.load_grid(grid)
-        # The Scrabble rules only fix the length limit (15), so Boggle shares solve's cache.
-        lex = load_lexicon_for(lexicon, load_rules("scrabble"), as_json)
+        # Words up to 15 letters, the limit of a Scrabble board, so Boggle shares solve's cache.
+        lex = load_lexicon_for(lexicon, bg.MAX_WORD_LENGTH, as_json)
         result = bg.solve_boggle(board, lex.gaddag, min_length)
     except ScrabError as exc:
-        raise fail(exc) from None
+        raise to_click_error(exc) from None
 
     if as_json:
         payload = bg.result_json(result, lex.name)
@@ -103,11 +101,12 @@ def boggle(
     _print_boggle(result, lex.name, source, dice, seed)
 
 
-def _print_boggle(result, lexicon: str, source: str, dice, seed: int | None) -> None:
+def _print_boggle(result: BoggleResult, lexicon: str, source: str, dice: DiceSet | None, seed: int | None) -> None:
     from rich import box
     from rich.table import Table
 
-    from solver_cli.render import console
+    from solver_cli.cli._common import console
+    from solver_cli.cli.table import Column, print_table
 
     out = console()
     grid = result.grid
@@ -131,12 +130,7 @@ def _print_boggle(result, lexicon: str, source: str, dice, seed: int | None) -> 
     word_count = f"{len(words)} word" + ("s" if len(words) != 1 else "")
     points = f"{result.total} point" + ("s" if result.total != 1 else "")
     out.print(f"{word_count}, {points}  ({scope})")
-    table = Table(header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column("Word")
-    table.add_column("Letters", justify="right")
-    table.add_column("Score", justify="right")
-    for rank, found in enumerate(words, 1):
-        table.add_row(str(rank), found.word, str(len(found.word)), str(found.score))
-    out.print(table)
+    columns = [Column("#", "right"), Column("Word"), Column("Letters", "right"), Column("Score", "right")]
+    rows = [[str(rank), w.word, str(len(w.word)), str(w.score)] for rank, w in enumerate(words, 1)]
+    print_table(out, columns, rows)
     out.print(f"Total: {points} for {word_count}")

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from solver_cli.alphabet import BLANK_BIT, LETTERS, letter_of
-from solver_cli.board import Board
-from solver_cli.rules import Rules
-from solver_cli.scoring import Move, Word
-from solver_cli.tracking import Unseen
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from solver_cli.cli._common import console
+from solver_cli.engine.alphabet import BLANK_BIT, LETTERS, letter_of
+from solver_cli.engine.board import Board
+from solver_cli.engine.rules import Rules
+from solver_cli.engine.scoring import Move, Word
+from solver_cli.engine.unseen import Unseen
+
+if TYPE_CHECKING:
+    from rich.console import Console, JustifyMethod
+    from rich.text import Text
+
+    from solver_cli.bench import BenchResult, Figure
+    from solver_cli.cli.table import Cell
+    from solver_cli.engine.explain import Trace
 
 
-def word_json(word: Word) -> dict:
+def word_json(word: Word) -> dict[str, object]:
     out = {
         "word": word.word,
         "row": word.row,
@@ -23,7 +35,7 @@ def word_json(word: Word) -> dict:
     return out
 
 
-def move_json(move: Move, rank: int) -> dict:
+def move_json(move: Move, rank: int) -> dict[str, object]:
     return {
         "rank": rank,
         "row": move.row,
@@ -40,18 +52,11 @@ def move_json(move: Move, rank: int) -> dict:
     }
 
 
-def moves_json(moves: list[Move]) -> list[dict]:
+def moves_json(moves: list[Move]) -> list[dict[str, object]]:
     return [move_json(m, i) for i, m in enumerate(moves, 1)]
 
 
-def console():
-    from rich.console import Console
-
-    # Markup off: words such as RE(T)AINS or [A] are never read as Rich markup.
-    return Console(markup=False, emoji=False, highlight=False)
-
-
-def unseen_json(unseen: Unseen) -> dict:
+def unseen_json(unseen: Unseen) -> dict[str, object]:
     return {
         "tiles": unseen.text(),
         "total": unseen.total,
@@ -67,6 +72,65 @@ def cross_word_text(word: Word) -> str:
     return f"{word.word} {word.score} {word.kind}"
 
 
+@dataclass(frozen=True)
+class MoveRow:
+    """One row of the moves table: a move, and with folding the other moves that differ
+    from it only in the main word's letters, through the blank (``others``)."""
+
+    rank: int  # the move's rank in the full list (the JSON ``rank``; what --move and explain take)
+    move: Move
+    others: tuple[Move, ...] = ()
+
+    @property
+    def blank_letters(self) -> str:
+        """The letters the blanks stand for across the row's moves, lowercase, A-Z order."""
+        letters = {t.letter for m in (self.move, *self.others) for t in m.placed if t.blank}
+        return "".join(sorted(letters)).lower()
+
+
+def fold_key(move: Move) -> tuple[object, ...] | None:
+    """Moves with the same key differ only in their main word, through a blank: the same
+    squares, score, leave and cross-words. None for a move without a blank (never folded)."""
+    if not any(t.blank for t in move.placed):
+        return None
+    squares = tuple((t.row, t.col) for t in move.placed)
+    crosses = tuple(cross_word_text(w) for w in move.cross_words)
+    return (squares, move.score, move.leave, crosses)
+
+
+def move_rows(moves: list[Move], fold: bool = False, first_rank: int = 1) -> list[MoveRow]:
+    """The table's rows in ranking order; with ``fold``, the moves of one ``fold_key`` make
+    one row, at the place (and rank) of the best of them."""
+    if not fold:
+        return [MoveRow(rank, move) for rank, move in enumerate(moves, first_rank)]
+    rows: list[MoveRow] = []
+    groups: dict[tuple[object, ...], int] = {}  # fold key -> index in rows
+    for rank, move in enumerate(moves, first_rank):
+        key = fold_key(move)
+        at = groups.get(key) if key is not None else None
+        if at is None:
+            if key is not None:
+                groups[key] = len(rows)
+            rows.append(MoveRow(rank, move))
+        else:
+            row = rows[at]
+            rows[at] = MoveRow(row.rank, row.move, (*row.others, move))
+    return rows
+
+
+def word_cell(notation: str) -> tuple[tuple[str, str], ...]:
+    """The main word, blank letters bold, board letters (in parentheses) dim."""
+    pieces = []
+    inside = False
+    for ch in notation:
+        if ch in "()":
+            inside = ch == "("
+            pieces.append((ch, "dim"))
+        else:
+            pieces.append((ch, "dim" if inside else ("bold" if ch.islower() else "")))
+    return tuple(pieces)
+
+
 def print_moves(
     moves: list[Move],
     total: int,
@@ -75,42 +139,40 @@ def print_moves(
     rack: str,
     matching: int | None = None,
     unseen: Unseen | None = None,
+    *,
+    fold: bool = False,
+    out: Console | None = None,
 ) -> None:
-    from rich.table import Table
-    from rich.text import Text
+    """The moves table (``fold``: blank choices folded, see ``move_rows``), then the unseen tiles."""
+    from solver_cli.cli.table import Column, print_table
 
-    out = console()
+    out = out or console()
     if not moves:
         what = "legal move" if matching in (None, total) else "move matching the filters"
         out.print(f"No {what} for rack {rack} ({rules.name}, {lexicon}).")
         if unseen is not None:
             out.print(unseen_line(unseen))
         return
+    rows = move_rows(moves, fold)
     of = f"{total:,}" if matching in (None, total) else f"{matching:,} matching ({total:,} legal)"
-    table = Table(
-        title=f"{len(moves)} of {of} moves for {rack}  ({rules.name}, {lexicon})",
-        title_justify="left",
-        header_style="bold",
-    )
-    table.add_column("#", justify="right")
-    table.add_column("Pos")
-    table.add_column("Word")
-    table.add_column("Score", justify="right")
-    table.add_column("Leave")
-    table.add_column("Cross-words")
-    for rank, move in enumerate(moves, 1):
-        word = Text()
-        inside = False
-        for ch in move.notation:
-            if ch in "()":
-                inside = ch == "("
-                word.append(ch, style="dim")
-            else:
-                word.append(ch, style="dim" if inside else ("bold" if ch.islower() else ""))
-        score = f"{move.score}" + (" bingo" if move.bingo else "")
-        crosses = ", ".join(cross_word_text(w) for w in move.cross_words)
-        table.add_row(str(rank), move.position, word, score, move.leave or "-", crosses or "-")
-    out.print(table)
+    folded = len(rows) < len(moves)
+    in_rows = f" (in {len(rows):,} rows, blanks folded)" if folded else ""
+    title = f"{len(moves):,} of {of} moves{in_rows} for {rack}  ({rules.name}, {lexicon})"
+    columns = [Column("#", "right"), Column("Pos"), Column("Word"), Column("Score", "right")]
+    if folded:
+        columns.append(Column("Blank as", fold=1, label="blank as"))
+    columns += [Column("Leave", fold=3, label="leave"), Column("Cross-words", fold=2, label="")]
+    cells = []
+    for row in rows:
+        move = row.move
+        word = word_cell(move.notation) + (((f" +{len(row.others)}", "dim"),) if row.others else ())
+        line: list[Cell] = [str(row.rank), move.position, word, f"{move.score}" + (" bingo" if move.bingo else "")]
+        if folded:
+            line.append(row.blank_letters if row.others else "-")
+        line.append(move.leave or "-")
+        line.append(", ".join(cross_word_text(w) for w in move.cross_words) or "-")
+        cells.append(line)
+    print_table(out, columns, cells, title)
     if unseen is not None:
         out.print(unseen_line(unseen))
 
@@ -134,7 +196,7 @@ PREMIUM_STYLE = {
 }
 
 
-def board_text(board: Board, rules: Rules, move: Move | None = None):
+def board_text(board: Board, rules: Rules, move: Move | None = None) -> Text:
     """The board as Rich text, 3 characters a square (fits 80 columns up to 25 squares wide).
 
     Without colour it stays readable: premiums are labelled (3W, 2L...), the centre is
@@ -153,7 +215,9 @@ def board_text(board: Board, rules: Rules, move: Move | None = None):
                 tile = new[(r, c)]
                 text.append(f"[{tile.letter.lower() if tile.blank else tile.letter}]", style="bold white on green")
             elif code:
-                text.append(f" {letter_of(code)} ", style="bold black on wheat1" if code < BLANK_BIT else "black on wheat1")
+                text.append(
+                    f" {letter_of(code)} ", style="bold black on wheat1" if code < BLANK_BIT else "black on wheat1"
+                )
             elif premium in PREMIUM_LABEL:
                 text.append(f"{PREMIUM_LABEL[premium]} ", style=PREMIUM_STYLE[premium])
             elif (r, c) == rules.centre:
@@ -168,16 +232,16 @@ def board_text(board: Board, rules: Rules, move: Move | None = None):
     return text
 
 
-def print_board(board: Board, rules: Rules, move: Move | None = None) -> None:
-    console().print(board_text(board, rules, move))
+def print_board(board: Board, rules: Rules, move: Move | None = None, out: Console | None = None) -> None:
+    (out or console()).print(board_text(board, rules, move))
 
 
-def print_bench(result) -> None:
+def print_bench(result: BenchResult) -> None:
     from rich.table import Table
 
     out = console()
 
-    def fig(f) -> str:
+    def fig(f: Figure) -> str:
         return f"{f.median_ms:,.1f} ({f.min_ms:,.1f}-{f.max_ms:,.1f})"
 
     out.print(f"scrab bench: lexicon {result.lexicon}, Python {result.python}, {result.machine}")
@@ -187,7 +251,7 @@ def print_bench(result) -> None:
     summary.add_column("figure", justify="right")
     if result.build:
         b = result.build
-        summary.add_row("cold GADDAG build", fig(b.build))
+        summary.add_row(f"cold GADDAG build ({b.builder} builder)", fig(b.build))
         summary.add_row("words / states / arcs", f"{b.words:,} / {b.states:,} / {b.arcs:,}")
         summary.add_row("cache file", f"{b.cache_bytes / 1e6:,.1f} MB")
     summary.add_row("cache load", fig(result.load))
@@ -197,14 +261,21 @@ def print_bench(result) -> None:
         summary.add_row("peak memory of that command", f"{result.command_peak_memory_mb:,.1f} MB")
     out.print(summary)
     table = Table(header_style="bold", title="Move generation and scoring", title_justify="left")
-    for name, justify in (("position", "left"), ("rules", "left"), ("rack", "left"), ("moves", "right"), ("ms", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("position", "left"),
+        ("rules", "left"),
+        ("rack", "left"),
+        ("moves", "right"),
+        ("ms", "right"),
+    )
+    for name, justify in columns:
         table.add_column(name, justify=justify)
     for p in result.positions:
         table.add_row(p.position, p.rules, p.rack, f"{p.moves:,}", fig(p.generate))
     out.print(table)
 
 
-def print_trace(trace, position: str) -> None:
+def print_trace(trace: Trace, position: str) -> None:
     """The GADDAG walk of one move, as a numbered listing with a short explanation."""
     from rich.table import Table
 
@@ -220,7 +291,11 @@ def print_trace(trace, position: str) -> None:
             else f"Every word through {trace.anchor} holds the tiles right of it, so the walk starts on the last one. "
         )
         + f"From {start} the generator spells the prefix backwards ({trace.reversed_prefix})"
-        + (f", crosses the separator, then spells the suffix forwards ({trace.suffix})." if trace.suffix else ", and the word ends there.")
+        + (
+            f", crosses the separator, then spells the suffix forwards ({trace.suffix})."
+            if trace.suffix
+            else ", and the word ends there."
+        )
     )
     table = Table(header_style="bold")
     for name in ("#", "phase", "square", "letter", "cross-check", "arcs next", "word", "rack left"):
@@ -230,6 +305,7 @@ def print_trace(trace, position: str) -> None:
             table.add_row(str(i), "turn", "", "<>", "", st.arcs or "-", "", st.rack_left or "-")
             continue
         word = "yes" if st.accepts else ("turn" if st.can_turn else "no")
+        letter: str | None
         if st.source == "board":
             check, letter = "on board", f"({st.letter})"
         else:

@@ -3,45 +3,24 @@
 from __future__ import annotations
 
 import json
-import sys
-from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from solver_cli.cli import cli, fail, lexicon_options, load_lexicon_for
+from solver_cli.cli._common import console, lexicon_options, load_lexicon_for, progress_bar, to_click_error
 from solver_cli.errors import InputError, ScrabError
 
-
-@contextmanager
-def games_progress(enabled: bool, total: int):
-    """A Rich progress bar on stderr while games are played, only on a terminal."""
-    if not enabled or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    progress = Progress(
-        TextColumn("Playing games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True, markup=False, highlight=False, emoji=False),
-        transient=True,
-    )
-    task = progress.add_task("games", total=total)
-
-    def update(done: int, _total: int) -> None:
-        progress.update(task, completed=done)
-
-    with progress:
-        yield update
+if TYPE_CHECKING:
+    from solver_cli.engine.history import GameResult
+    from solver_cli.games.selfplay import SelfPlayRun
 
 
 def prepare_folder(folder: str) -> Path:
+    from solver_cli._io import check_link
+
     path = Path(folder)
+    check_link(path, "--save-games")
     if path.exists() and not path.is_dir():
         raise InputError(f"--save-games {folder}: is a file, not a folder")
     try:
@@ -51,14 +30,16 @@ def prepare_folder(folder: str) -> Path:
     return path
 
 
-@cli.command()
+@click.command()
 @click.option("--games", "-g", "games", type=click.IntRange(min=1), required=True, help="How many games to play.")
 @lexicon_options
 @click.option("--seed", type=int, default=None, help="Seed for the tile bags (default: a random seed, reported).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--save-games", "save_dir", metavar="DIR", default=None, help="Write each game as a GCG file in DIR.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
-def selfplay(games: int, rules: str, lexicon: str | None, seed: int | None, jobs: int, save_dir: str | None, as_json: bool) -> None:
+def selfplay(
+    games: int, rules: str, lexicon: str | None, seed: int | None, jobs: int, save_dir: str | None, as_json: bool
+) -> None:
     """Play greedy-versus-greedy games and summarise them.
 
     Each player always plays its highest-scoring move, from a real tile bag; with no move
@@ -67,45 +48,46 @@ def selfplay(games: int, rules: str, lexicon: str | None, seed: int | None, jobs
 
     \b
     Examples:
-      scrab selfplay --games 100 --seed 1 --jobs 2
-      scrab selfplay --games 10 --rules wwf --save-games games/ --json
+      scrab selfplay --games 10 --seed 1 --jobs 2
+      scrab selfplay --games 4 --rules wwf --save-games games/ --json
     """
-    from solver_cli.rules import load_rules
-    from solver_cli.selfplay import random_seed, run_selfplay
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.games.selfplay import random_seed, run_selfplay
 
     try:
         rule_set = load_rules(rules)
         folder = prepare_folder(save_dir) if save_dir is not None else None
-        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
     except ScrabError as exc:
-        raise fail(exc) from None
+        raise to_click_error(exc) from None
     run_seed = random_seed() if seed is None else seed
 
     on_game = None
     if folder is not None:
-        from solver_cli.gcg import write_game
+        from solver_cli.formats.gcg import write_game
 
-        def on_game(game) -> None:
+        def on_game(game: GameResult) -> None:
             try:
                 write_game(folder, game, games, rules=rule_set.name, lexicon=lex.name, run_seed=run_seed)
+            except InputError as exc:
+                raise InputError(f"cannot write a game record in {folder}: {exc}") from None
             except OSError as exc:
                 raise ScrabError(f"cannot write a game record in {folder}: {exc.strerror or exc}") from None
 
     try:
-        with games_progress(not as_json, games) as progress:
+        with progress_bar(not as_json, "Playing games", games, counted=True) as update:
+            progress = (lambda done, _total: update(done)) if update is not None else None
             run = run_selfplay(
                 lex.gaddag,
                 rule_set,
                 games,
                 run_seed,
                 jobs,
-                lexicon_name=lex.name if lex.cache_path is not None else None,
-                max_length=lex.max_length,
                 on_game=on_game,
                 progress=progress,
             )
     except ScrabError as exc:
-        raise fail(exc) from None
+        raise to_click_error(exc) from None
 
     s = run.summary
     if as_json:
@@ -152,10 +134,8 @@ def selfplay(games: int, rules: str, lexicon: str | None, seed: int | None, jobs
     print_summary(run, rule_set.name, lex.name, folder)
 
 
-def print_summary(run, rules: str, lexicon: str, folder: Path | None) -> None:
+def print_summary(run: SelfPlayRun, rules: str, lexicon: str, folder: Path | None) -> None:
     from rich.table import Table
-
-    from solver_cli.render import console
 
     s = run.summary
     n = s.games
@@ -187,4 +167,3 @@ def print_summary(run, rules: str, lexicon: str, folder: Path | None) -> None:
     out.print(table)
     if folder is not None:
         out.print(f"Games saved as GCG files in {folder}")
-

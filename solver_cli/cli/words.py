@@ -1,18 +1,24 @@
 """Word look-up commands (``hooks``, ``anagram``, ``pattern``, ``check``), answered from the GADDAG.
 
 Thin commands: parse and validate the input, load the lexicon like ``solve`` does, call
-``solver_cli.lookup``, render a Rich table or one JSON document on stdout.
+``solver_cli.lexicon.lookup``, render a Rich table or one JSON document on stdout.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from solver_cli.cli import cli, fail, lexicon_options, load_lexicon_for
+from solver_cli.cli._common import F, lexicon_options, load_lexicon_for, to_click_error
 from solver_cli.errors import InputError, ScrabError
+
+if TYPE_CHECKING:
+    from solver_cli.engine.rules import Rules
+    from solver_cli.lexicon import Lexicon
+    from solver_cli.lexicon.lookup import Found
 
 BLANKS_HELP = (
     "Blanks (?) stand for any letter and are shown lowercase. Natural tiles are used first: a "
@@ -22,13 +28,13 @@ BLANKS_HELP = (
 )
 
 
-def _blanks_help(func):
+def _blanks_help(func: F) -> F:
     """Append the shared paragraph on blanks to a command's docstring (before Click reads it)."""
-    func.__doc__ = inspect.cleandoc(func.__doc__) + "\n\n" + BLANKS_HELP
+    func.__doc__ = inspect.cleandoc(func.__doc__ or "") + "\n\n" + BLANKS_HELP
     return func
 
 
-def _length_options(func):
+def _length_options(func: F) -> F:
     func = click.option(
         "--max-length", type=click.IntRange(min=1), default=None, help="Only words of at most N letters."
     )(func)
@@ -41,7 +47,7 @@ def _length_options(func):
 DEFAULT_TOP = 100
 
 
-def _top_option(func):
+def _top_option(func: F) -> F:
     func = click.option("--all", "show_all", is_flag=True, help="Show every result.")(func)
     func = click.option(
         "--top",
@@ -55,10 +61,12 @@ def _top_option(func):
 
 def _limit(top: int | None, show_all: bool) -> int | None:
     """How many results to show: None for all."""
+    if top is not None and show_all:
+        raise click.UsageError("--top cannot be used with --all")
     return None if show_all else (top or DEFAULT_TOP)
 
 
-def _json_option(func):
+def _json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")(func)
 
 
@@ -67,7 +75,15 @@ def _check_lengths(min_length: int | None, max_length: int | None) -> None:
         raise InputError(f"--min-length {min_length} is more than --max-length {max_length}")
 
 
-def _echo_found_json(results, top, show_all, rule_set, lex, with_at: bool = False, **fields) -> None:
+def _echo_found_json(
+    results: list[Found],
+    top: int | None,
+    show_all: bool,
+    rule_set: Rules,
+    lex: Lexicon,
+    with_at: bool = False,
+    **fields: object,
+) -> None:
     """One JSON object: rules, lexicon, the query's own fields, the total and the words shown."""
     shown = results[: _limit(top, show_all)]
     payload = {"rules": rule_set.name, "lexicon": lex.name, **fields, "total": len(results)}
@@ -75,7 +91,7 @@ def _echo_found_json(results, top, show_all, rule_set, lex, with_at: bool = Fals
     click.echo(json.dumps(payload))
 
 
-def _found_json(found, with_at: bool = False) -> dict:
+def _found_json(found: Found, with_at: bool = False) -> dict[str, object]:
     out = {
         "word": found.word,
         "display": found.display,
@@ -88,11 +104,9 @@ def _found_json(found, with_at: bool = False) -> dict:
     return out
 
 
-def _print_found(results, top: int | None, title: str, empty: str) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    from solver_cli.render import console
+def _print_found(results: list[Found], top: int | None, title: str, empty: str) -> None:
+    from solver_cli.cli._common import console
+    from solver_cli.cli.table import Cell, Column, print_table
 
     out = console()
     if not results:
@@ -107,20 +121,15 @@ def _print_found(results, top: int | None, title: str, empty: str) -> None:
     if len(shown) < len(results):
         count = f"{len(shown):,} of {count}"
     out.print(f"{count} {title}")
-    table = Table(header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column("Word")
-    table.add_column("Len", justify="right")
-    table.add_column("Score", justify="right")
+    columns = [Column("#", "right"), Column("Word"), Column("Len", "right"), Column("Score", "right")]
+    rows: list[list[Cell]] = []
     for rank, found in enumerate(shown, 1):
-        word = Text()
-        for ch in found.display:
-            word.append(ch, style="bold" if ch.islower() else "")
-        table.add_row(str(rank), word, str(len(found.word)), str(found.score))
-    out.print(table)
+        word = tuple((ch, "bold" if ch.islower() else "") for ch in found.display)
+        rows.append([str(rank), word, str(len(found.word)), str(found.score)])
+    print_table(out, columns, rows)
 
 
-@cli.command()
+@click.command()
 @click.argument("words", metavar="[WORD]...", nargs=-1)
 @click.option(
     "--letter",
@@ -128,9 +137,10 @@ def _print_found(results, top: int | None, title: str, empty: str) -> None:
     multiple=True,
     metavar="L",
     help="A board letter the word must go through; repeat for adjacent board letters in order "
-    "(--letter R --letter E, or --letter RE: the word contains RE as board tiles).",
+    "(--letter R --letter E, or --letter RE: the word contains RE as board tiles). A lowercase "
+    "letter is a blank on the board (it scores 0).",
 )
-@click.option("--rack", default=None, help="Rack letters for --letter, ? for a blank, e.g. AEIRST?")
+@click.option("--rack", default=None, help="Rack letters for --letter, ? for a blank, e.g. 'AEIRST?'.")
 @_length_options
 @_top_option
 @lexicon_options
@@ -157,17 +167,20 @@ def hooks(
     scrab hooks --letter E --rack RACK: every word that uses the board letter E once (as the
     tile already on the board) plus one or more rack tiles, with its face-value score (tile
     values under --rules, blanks 0, board letters included), sorted by score, then length
-    (longest first), then alphabet. Repeat --letter for adjacent board letters in order.
+    (longest first), then alphabet. Repeat --letter for adjacent board letters in order;
+    a lowercase letter is a blank already on the board (shown lowercase, worth 0).
 
     \b
     Examples:
       scrab hooks CARE QI
-      scrab hooks --letter E --rack AEIRST?
-      scrab hooks --letter R --letter E --rack ST? --max-length 5
+      scrab hooks --letter E --rack 'AEIRST?'
+      scrab hooks --letter R --letter E --rack 'ST?' --max-length 5
+      scrab hooks --letter e --rack 'ST?' --max-length 3
     """
-    from solver_cli.alphabet import parse_rack, rack_text
-    from solver_cli.lookup import board_words, parse_board_letters, parse_word, word_hooks
-    from solver_cli.rules import load_rules
+    _limit(top, show_all)  # --top with --all: a usage error before any work
+    from solver_cli.engine.alphabet import parse_rack, rack_text
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.lexicon.lookup import board_words, parse_board_letters, parse_word, word_hooks
 
     try:
         rule_set = load_rules(rules)
@@ -193,13 +206,13 @@ def hooks(
                 if used:
                     raise InputError(f"{name} applies only with --letter")
             targets = [parse_word(w) for w in words]
-        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
         if letters:
             results = board_words(lex.gaddag, board, counts, rule_set.values, min_length or 2, max_length)
         else:
             answers = [word_hooks(lex.gaddag, w) for w in targets]
     except ScrabError as exc:
-        raise fail(exc) from None
+        raise to_click_error(exc) from None
 
     if letters:
         rack_shown = rack_text(counts)
@@ -229,7 +242,7 @@ def hooks(
         return
     from rich.table import Table
 
-    from solver_cli.render import console
+    from solver_cli.cli._common import console
 
     out = console()
     out.print(f"Hooks of {len(answers)} word{'s' if len(answers) != 1 else ''}  ({lex.name})")
@@ -243,8 +256,7 @@ def hooks(
     out.print(table)
 
 
-
-@cli.command()
+@click.command()
 @click.argument("rack", metavar="RACK")
 @click.option("--partial", is_flag=True, help="Every word using some of the tiles, not only all of them.")
 @_length_options
@@ -274,18 +286,19 @@ def anagram(
       scrab anagram RETAINS
       scrab anagram 'QUIZ?' --partial --min-length 4
     """
-    from solver_cli.alphabet import parse_rack, rack_text
-    from solver_cli.lookup import anagrams
-    from solver_cli.rules import load_rules
+    _limit(top, show_all)  # --top with --all: a usage error before any work
+    from solver_cli.engine.alphabet import parse_rack, rack_text
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.lexicon.lookup import anagrams
 
     try:
         rule_set = load_rules(rules)
         counts = parse_rack(rack, rule_set.rack_size)
         _check_lengths(min_length, max_length)
-        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
         results = anagrams(lex.gaddag, counts, rule_set.values, partial, min_length or 2, max_length)
     except ScrabError as exc:
-        raise fail(exc) from None
+        raise to_click_error(exc) from None
     rack_shown = rack_text(counts)
     if as_json:
         _echo_found_json(results, top, show_all, rule_set, lex, rack=rack_shown, partial=partial)
@@ -295,10 +308,9 @@ def anagram(
     _print_found(results, _limit(top, show_all), where, f"No word {where}.")
 
 
-
-@cli.command()
+@click.command()
 @click.argument("pattern", metavar="PATTERN")
-@click.option("--rack", default=None, help="Only words whose ? and * letters these tiles can supply (? = blank).")
+@click.option("--rack", default=None, help="Only words whose ? and * letters these tiles can supply ('?' = blank).")
 @_top_option
 @lexicon_options
 @_json_option
@@ -318,18 +330,19 @@ def pattern(
       scrab pattern 'Q?'
       scrab pattern 'C?T*' --rack 'AS?'
     """
-    from solver_cli.alphabet import parse_rack, rack_text
-    from solver_cli.lookup import parse_pattern, pattern_words
-    from solver_cli.rules import load_rules
+    _limit(top, show_all)  # --top with --all: a usage error before any work
+    from solver_cli.engine.alphabet import parse_rack, rack_text
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.lexicon.lookup import parse_pattern, pattern_words
 
     try:
         rule_set = load_rules(rules)
         tokens = parse_pattern(pattern)
         counts = parse_rack(rack, rule_set.rack_size) if rack is not None else None
-        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
         results = pattern_words(lex.gaddag, tokens, rule_set.values, counts)
     except ScrabError as exc:
-        raise fail(exc) from None
+        raise to_click_error(exc) from None
     shown_pattern = pattern.strip().upper()
     rack_shown = rack_text(counts) if counts is not None else None
     if as_json:
@@ -340,29 +353,30 @@ def pattern(
     _print_found(results, _limit(top, show_all), where, f"No word {where}.")
 
 
-
-@cli.command()
+@click.command()
 @click.argument("words", metavar="WORD...", nargs=-1, required=True)
 @lexicon_options
 @_json_option
 @click.pass_context
 def check(ctx: click.Context, words: tuple[str, ...], rules: str, lexicon: str | None, as_json: bool) -> None:
-    """Whether each WORD is in the lexicon; exit status 0 if all are, 1 if any is not.
+    """Whether each WORD is in the lexicon; exit status 0 if all are, 1 if any is not, so a
+    script can adjudicate a challenge: scrab check QI ZA && echo "play stands".
 
     \b
-    For adjudicating a challenge from a script:
-      scrab check QI ZA && echo "play stands"
+    Examples:
+      scrab check QI ZA
+      scrab check QI ZA --json
     """
-    from solver_cli.lookup import check_words, parse_word
-    from solver_cli.rules import load_rules
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.lexicon.lookup import check_words, parse_word
 
     try:
         rule_set = load_rules(rules)
         targets = [parse_word(w) for w in words]
-        lex = load_lexicon_for(lexicon, rule_set, as_json)
+        lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
         answers = check_words(lex.gaddag, targets)
     except ScrabError as exc:
-        raise fail(exc) from None
+        raise to_click_error(exc) from None
     all_valid = all(ok for _, ok in answers)
     if as_json:
         payload = {

@@ -9,6 +9,8 @@ Codes follow the engines of the field (Macondo, wolges):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ALPHABET_SIZE = 26
 BLANK = 0  # index of the blank in rack counts
@@ -17,6 +19,11 @@ LETTER_MASK = 31
 ALL_LETTERS = ((1 << (ALPHABET_SIZE + 1)) - 1) & ~1  # bits 1..26
 
 CODE = {ch: i + 1 for i, ch in enumerate(LETTERS)}
+
+
+def shown_char(ch: str) -> str:
+    """A character for an error message: quoted, or ``U+XXXX`` when it would not print."""
+    return repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
 
 
 def letter_of(code: int) -> str:
@@ -49,9 +56,9 @@ def parse_rack(text: str, rack_size: int) -> list[int]:
         elif ch.isascii() and ch.isalpha():
             counts[CODE[ch.upper()]] += 1
         else:
-            shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
             raise InputError(
-                f"rack {rack!r}: bad character {shown} at position {position} (use letters A-Z and ? for a blank)"
+                f"rack {rack!r}: bad character {shown_char(ch)} at position {position} "
+                "(use letters A-Z and ? for a blank)"
             )
     if len(rack) > rack_size:
         raise InputError(f"rack {rack!r} has {len(rack)} tiles; a rack holds at most {rack_size}")
@@ -61,3 +68,27 @@ def parse_rack(text: str, rack_size: int) -> list[int]:
 def rack_text(counts: list[int]) -> str:
     """Counts back to text, letters in order and blanks last: ``AEIRST?``."""
     return "".join(LETTERS[i - 1] * counts[i] for i in range(1, ALPHABET_SIZE + 1)) + "?" * counts[BLANK]
+
+
+@dataclass(frozen=True)
+class Rack:
+    """A rack as 27 counts (index 0 the blanks, then A..Z): the public, immutable form of the
+    ``list[int]`` the engine works with."""
+
+    counts: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str, rack_size: int = 7) -> Rack:
+        """``AEIRST?`` (any case, ``?`` a blank); ``InputError`` naming a bad letter."""
+        return cls(tuple(parse_rack(text, rack_size)))
+
+    @property
+    def text(self) -> str:
+        return rack_text(list(self.counts))
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    def __str__(self) -> str:
+        return self.text

@@ -1,18 +1,16 @@
-"""The board: parsing a board file, rendering it back, anchors and cross-check sets.
+"""The board: squares, rows of text, the words on it, and anchors.
 
 Squares are one flat row-major list of codes (see ``alphabet``): 0 empty, 1..26 a tile,
-``code | BLANK_BIT`` a blank tile. Cross-check sets depend on the lexicon; they are
-computed here from whatever board is loaded, never kept incrementally.
+``code | BLANK_BIT`` a blank tile. Reading a board file is ``formats.boardfile``; the
+cross-check sets, which depend on the lexicon, are ``engine.crosscheck``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT, CODE, LETTER_MASK, letter_of
-from solver_cli.errors import InputError
-from solver_cli.gaddag import BELOW, FINAL, Gaddag
-from solver_cli.rules import Rules
+from solver_cli.engine.alphabet import BLANK_BIT, CODE, letter_of
+from solver_cli.engine.rules import Rules
 
 EMPTY_CHAR = "."
 
@@ -33,7 +31,7 @@ class Board:
         squares = []
         for line in rows:
             for ch in line:
-                squares.append(_square_code(ch))
+                squares.append(square_code(ch))
         return cls(len(rows), len(rows[0]), squares)
 
     def at(self, row: int, col: int) -> int:
@@ -79,46 +77,13 @@ class Board:
         return self.squares[pos * self.cols + line] if down else self.squares[line * self.cols + pos]
 
 
-def _square_code(ch: str) -> int:
+def square_code(ch: str) -> int:
+    """The code of a board-file character: ``.`` empty, ``A``-``Z`` a tile, ``a``-``z`` a blank."""
     if ch == EMPTY_CHAR:
         return 0
     if ch.isupper():
         return CODE[ch]
     return CODE[ch.upper()] | BLANK_BIT
-
-
-def parse_board(text: str, rules: Rules, source: str) -> Board:
-    """Parse a board file: one line per row, ``.`` empty, ``A-Z`` a tile, ``a-z`` a blank.
-
-    Blank lines and lines starting with ``#`` are ignored. Errors name the file, the line
-    and the column.
-    """
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    squares: list[int] = []
-    rows_seen = 0
-    # Split on newlines only: str.splitlines would also break lines at form feeds, vertical
-    # tabs and other separators, which then belong to a row (and are reported there).
-    for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip(" \t\r")
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        rows_seen += 1
-        if rows_seen > rules.rows:
-            raise InputError(f"{source}, line {number}: more than {rules.rows} rows (the {rules.name} board is {rules.rows}x{rules.cols})")
-        for col, ch in enumerate(line, 1):
-            if not (ch == EMPTY_CHAR or ("A" <= ch <= "Z") or ("a" <= ch <= "z")):
-                shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-                raise InputError(
-                    f"{source}, line {number}, column {col}: unexpected character {shown} "
-                    "(use '.' for an empty square, A-Z for a tile, a-z for a blank tile)"
-                )
-        if len(line) != rules.cols:
-            raise InputError(f"{source}, line {number}: row has {len(line)} squares, expected {rules.cols}")
-        squares.extend(_square_code(ch) for ch in line)
-    if rows_seen != rules.rows:
-        raise InputError(f"{source}: board has {rows_seen} rows, expected {rules.rows} for {rules.name}")
-    return Board(rules.rows, rules.cols, squares)
 
 
 def anchors(board: Board, centre: tuple[int, int]) -> list[bool]:
@@ -142,66 +107,3 @@ def anchors(board: Board, centre: tuple[int, int]) -> list[bool]:
             ):
                 flags[i] = True
     return flags
-
-
-def cross_checks(board: Board, gaddag: Gaddag, values: tuple[int, ...], down: bool) -> tuple[list[int], list[int]]:
-    """For moves running ``down`` (else across): per square, the letters allowed there by the
-    perpendicular word, and that word's face value without the new tile, or -1 when there is
-    no perpendicular neighbour (every letter allowed, no cross-word scored)."""
-    rows, cols, sq = board.rows, board.cols, board.squares
-    n = rows * cols
-    masks = [ALL_LETTERS] * n
-    scores = [-1] * n
-    # The perpendicular of a down move is its row; of an across move, its column.
-    step, limit = (1, cols) if down else (cols, rows)
-    nodes = gaddag.nodes
-    root = gaddag.root
-    dawg_root = gaddag.dawg_root
-    for i in range(n):
-        if sq[i]:
-            continue
-        pos = i % cols if down else i // cols
-        if not (pos > 0 and sq[i - step]) and not (pos + 1 < limit and sq[i + step]):
-            continue
-        before = []  # tiles before the square, nearest first
-        p, j = pos - 1, i - step
-        while p >= 0 and sq[j]:
-            before.append(sq[j])
-            p -= 1
-            j -= step
-        after = []  # tiles after, nearest first
-        p, j = pos + 1, i + step
-        while p < limit and sq[j]:
-            after.append(sq[j])
-            p += 1
-            j += step
-        scores[i] = sum(values[t] for t in before if not t & BLANK_BIT) + sum(
-            values[t] for t in after if not t & BLANK_BIT
-        )
-        # The word is rev(before) + L + after. Walk the longer side first, then try each
-        # letter L and walk the shorter side: forwards in the DAWG (rev(before), L, after),
-        # or backwards in the GADDAG, which accepts the reversed word with no separator.
-        if len(after) <= len(before):
-            state = gaddag.walk(dawg_root, [t & LETTER_MASK for t in reversed(before)])
-            tail = [t & LETTER_MASK for t in after]
-        else:
-            state = gaddag.walk(root, [t & LETTER_MASK for t in reversed(after)])
-            tail = [t & LETTER_MASK for t in before]
-        allowed = 0
-        if state >= 0:
-            mask = nodes[state]
-            letters = mask & ALL_LETTERS
-            while letters:
-                code = letters.bit_length() - 1
-                letters ^= 1 << code
-                end = nodes[state + 1 + (mask & BELOW[code]).bit_count()]
-                for t in tail:
-                    t_mask = nodes[end]
-                    if not t_mask >> t & 1:
-                        break
-                    end = nodes[end + 1 + (t_mask & BELOW[t]).bit_count()]
-                else:
-                    if nodes[end] & FINAL:
-                        allowed |= 1 << code
-        masks[i] = allowed
-    return masks, scores

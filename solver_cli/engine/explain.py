@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver_cli.alphabet import ALL_LETTERS, BLANK, CODE, LETTER_MASK, mask_letters, rack_text
-from solver_cli.board import Board, anchors, cross_checks
-from solver_cli.gaddag import FINAL, LETTER_BITS, SEP, Gaddag
-from solver_cli.play import Play
-from solver_cli.rules import square_name
+from solver_cli.engine.alphabet import ALL_LETTERS, BLANK, CODE, LETTER_MASK, mask_letters, rack_text
+from solver_cli.engine.board import Board, anchors
+from solver_cli.engine.crosscheck import cross_checks
+from solver_cli.engine.gaddag import FINAL, LETTER_BITS, SEP, Gaddag
+from solver_cli.engine.notation import square_name
+from solver_cli.engine.play import Play
+from solver_cli.engine.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class Trace:
     suffix: str = ""
 
 
-def explain_play(board: Board, rules, gaddag: Gaddag, rack: list[int], play: Play) -> Trace:
+def explain_play(board: Board, rules: Rules, gaddag: Gaddag, rack: list[int], play: Play) -> Trace:
     """Replay the generator's path to ``play`` (a legal, checked move)."""
     main = play.scored.main
     down = main.down
@@ -64,7 +66,9 @@ def explain_play(board: Board, rules, gaddag: Gaddag, rack: list[int], play: Pla
     flags = anchors(board, rules.centre)
     masks, scores = cross_checks(board, gaddag, rules.values, down)
     anchor = next(
-        pos for pos in range(start, start + length) if square(pos) in placed and flags[square(pos)[0] * cols + square(pos)[1]]
+        pos
+        for pos in range(start, start + length)
+        if square(pos) in placed and flags[square(pos)[0] * cols + square(pos)[1]]
     )
     left = list(rack)
     state = gaddag.root
@@ -91,8 +95,18 @@ def explain_play(board: Board, rules, gaddag: Gaddag, rack: list[int], play: Pla
         state = gaddag.child(state, code)
         mask = nodes[state]
         trace.steps.append(
-            Step(phase, square_name(r, c), letter, source, state, mask_letters(mask & LETTER_BITS),
-                 bool(mask & FINAL), bool(mask & SEP), check, rack_text(left))
+            Step(
+                phase,
+                square_name(r, c),
+                letter,
+                source,
+                state,
+                mask_letters(mask & LETTER_BITS),
+                bool(mask & FINAL),
+                bool(mask & SEP),
+                check,
+                rack_text(left),
+            )
         )
 
     # The turn square: the anchor, or the last of the board tiles that follow it.
@@ -102,14 +116,25 @@ def explain_play(board: Board, rules, gaddag: Gaddag, rack: list[int], play: Pla
     trace.start = square_name(*square(turn))
     for pos in range(turn, start - 1, -1):
         step(pos, "left")
-    trace.reversed_prefix = "".join(s.letter for s in trace.steps)
+    trace.reversed_prefix = "".join(s.letter for s in trace.steps if s.letter is not None)
     if turn + 1 < start + length:
         state = gaddag.child(state, 0)
         mask = nodes[state]
         trace.steps.append(
-            Step("separator", None, None, "", state, mask_letters(mask & LETTER_BITS), False, False, None, rack_text(left))
+            Step(
+                "separator",
+                None,
+                None,
+                "",
+                state,
+                mask_letters(mask & LETTER_BITS),
+                False,
+                False,
+                None,
+                rack_text(left),
+            )
         )
         for pos in range(turn + 1, start + length):
             step(pos, "right")
-    trace.suffix = "".join(s.letter for s in trace.steps if s.phase == "right")
+    trace.suffix = "".join(s.letter for s in trace.steps if s.phase == "right" and s.letter is not None)
     return trace

@@ -29,9 +29,9 @@ prunes every arc at once. The cache stores the same array as raw bytes, so loadi
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
-from solver_cli.alphabet import CODE
+from solver_cli.engine.alphabet import CODE
 
 SEP = 1  # bit of the separator arc (letter code 0)
 FINAL = 1 << 27  # the header's highest bit: ``header >= FINAL`` tests it without a mask
@@ -39,15 +39,13 @@ LETTER_BITS = ((1 << 27) - 1) & ~1
 # BELOW[L] masks the arcs that come before letter L, for the rank lookup.
 BELOW = tuple((1 << code) - 1 for code in range(28))
 
-Progress = Callable[[str, float], None]
-
 
 class Gaddag:
     """The flat GADDAG plus the root of its shared forward DAWG."""
 
     __slots__ = ("nodes", "root", "dawg_root", "state_count", "arc_count")
 
-    def __init__(self, nodes: array, root: int, dawg_root: int, state_count: int, arc_count: int):
+    def __init__(self, nodes: array[int], root: int, dawg_root: int, state_count: int, arc_count: int):
         self.nodes = nodes
         self.root = root
         self.dawg_root = dawg_root
@@ -91,119 +89,3 @@ class Gaddag:
         except KeyError:
             return False
         return bool(codes) and self.is_final(self.walk(self.dawg_root, codes))
-
-    def to_array(self) -> array:
-        return self.nodes
-
-
-def build_gaddag(words: list[str], progress: Progress | None = None) -> Gaddag:
-    """Build the minimized GADDAG of ``words`` (sorted, unique, uppercase A-Z, length >= 2)."""
-    report = progress or (lambda phase, fraction: None)
-
-    # Register of states: the serialized node (mask, child ids...) -> state id. A node is
-    # registered only once all its children are, so equal right languages meet as equal keys.
-    register: dict[tuple[int, ...], int] = {}
-    states: list[tuple[int, ...]] = []
-
-    def intern(key: tuple[int, ...]) -> int:
-        sid = register.get(key)
-        if sid is None:
-            sid = register[key] = len(states)
-            states.append(key)
-        return sid
-
-    # 1. The forward DAWG of the words, remembering the state of every prefix.
-    report("dawg", 0.0)
-    prefix_state: dict[str, int] = {}
-    dawg_root = _minimize_sorted(
-        words, [FINAL] * len(words), [-1] * len(words), intern, prefix_state, lambda f: report("dawg", f)
-    )
-
-    # 2. The left part: the trie of rev(x) for every non-empty prefix x, minimized the same
-    #    way. The node ending rev(x) is FINAL when x is a word and has a separator arc to
-    #    the DAWG state of x when some word continues x.
-    word_set = set(words)
-    keyed = []
-    for prefix, sid in prefix_state.items():
-        if prefix:
-            keyed.append((prefix[::-1], prefix, sid))
-    keyed.sort()
-    strings = [k[0] for k in keyed]
-    flags = []
-    seps = []
-    for _, prefix, sid in keyed:
-        continues = states[sid][0] & LETTER_BITS
-        flags.append((FINAL if prefix in word_set else 0) | (SEP if continues else 0))
-        seps.append(sid if continues else -1)
-    root = _minimize_sorted(strings, flags, seps, intern, None, lambda f: report("gaddag", f))
-    return _flatten(states, root_id=root, dawg_root_id=dawg_root)
-
-
-def _minimize_sorted(
-    strings: list[str],
-    flags: list[int],
-    seps: list[int],
-    intern: Callable[[tuple[int, ...]], int],
-    record: dict[str, int] | None,
-    report: Callable[[float], None],
-) -> int:
-    """Daciuk et al.'s incremental construction of the minimal automaton of sorted
-    ``strings``: keep the current string's path open; when the next string leaves it,
-    the nodes below the common prefix can no longer change, so register them (bottom-up).
-    The node ending ``strings[i]`` gets ``flags[i]`` and, if ``seps[i] >= 0``, a first
-    child (the separator arc) ``seps[i]``. ``record``, if given, maps each prefix to its
-    state. Returns the root's state id."""
-    masks = [0]
-    kids: list[list[int]] = [[]]
-    prev = ""
-    total = len(strings)
-    step = max(1, total // 50)
-
-    def close_to(depth: int) -> None:
-        for d in range(len(masks) - 1, depth, -1):
-            sid = intern((masks[d], *kids[d]))
-            if record is not None:
-                record[prev[:d]] = sid
-            masks[d - 1] |= 1 << (ord(prev[d - 1]) - 64)
-            kids[d - 1].append(sid)
-            del masks[d], kids[d]
-
-    for i, text in enumerate(strings):
-        limit = min(len(prev), len(text))
-        common = 0
-        while common < limit and prev[common] == text[common]:
-            common += 1
-        close_to(common)
-        for _ in range(common, len(text)):
-            masks.append(0)
-            kids.append([])
-        masks[-1] = flags[i]
-        if seps[i] >= 0:
-            kids[-1].append(seps[i])
-        prev = text
-        if i % step == 0:
-            report(i / total)
-    close_to(0)
-    root = intern((masks[0], *kids[0]))
-    if record is not None:
-        record[""] = root
-    report(1.0)
-    return root
-
-
-def _flatten(states: list[tuple[int, ...]], root_id: int, dawg_root_id: int) -> Gaddag:
-    offsets = []
-    at = 0
-    for key in states:
-        offsets.append(at)
-        at += len(key)
-    nodes = array("I", bytes(4 * at))
-    for key, off in zip(states, offsets):
-        nodes[off] = key[0]
-        for k in range(1, len(key)):
-            nodes[off + k] = offsets[key[k]]
-    return Gaddag(nodes, offsets[root_id], offsets[dawg_root_id], len(states), at - len(states))
-
-
-def from_array(data: array, root: int, dawg_root: int, state_count: int, arc_count: int) -> Gaddag:
-    return Gaddag(data, root, dawg_root, state_count, arc_count)

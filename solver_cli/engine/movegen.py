@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import gc
 
-from solver_cli.alphabet import ALL_LETTERS, BLANK_BIT, LETTER_MASK
-from solver_cli.board import Board, anchors, cross_checks
-from solver_cli.gaddag import BELOW, FINAL, Gaddag
-from solver_cli.rules import Rules
+from solver_cli.engine.alphabet import ALL_LETTERS, BLANK_BIT, LETTER_MASK
+from solver_cli.engine.board import Board, anchors
+from solver_cli.engine.crosscheck import cross_checks
+from solver_cli.engine.gaddag import BELOW, FINAL, Gaddag
+from solver_cli.engine.rules import Rules
 
 BIT = tuple(1 << code for code in range(32))  # preallocated: taking a letter's bit allocates nothing
 RawMove = tuple[int, bool, int, int, tuple[int, ...]]
@@ -105,26 +106,22 @@ def _generate_direction(
     rack_size = rules.rack_size
     bingo = rules.bingo_bonus
     add = moves.append
+    extend = moves.extend
     bits0 = 0
     for code in range(1, 27):
         if rack[code]:
             bits0 |= 1 << code
 
-    # Per-line data, rebound for each line (read by the nested functions as free variables).
+    # Per-line data (see line_tables), rebound for each line and read by gen_left and
+    # gen_right as free variables: closures over the line are the fast path in CPython, so
+    # the recursion stays nested here rather than taking a context argument per call.
     tiles: list[int] = []
-    # Per square, what Gen needs there, looked up once per call:
-    #   (cross-check mask, letter mult, word mult, cross base, cross mult, ...) where the base
-    #   is the perpendicular tiles' sum times the word multiplier and the cross multiplier is
-    #   the word multiplier, both 0 when no cross-word forms there; then
-    #   leftwards: (..., cross-check of the square on the left, or 0 if the left part may not
-    #              go there, and whether a tile is on the left);
-    #   rightwards: (..., the square after the tiles that follow, and its cross-check or 0).
     left_square: list[tuple[int, int, int, int, int, int, int]] = []
     right_square: list[tuple[int, int, int, int, int, int, int]] = []
     check: list[int] = []
-    face: list[int] = []  # board tile face values (0 for blanks and empty squares)
+    face: list[int] = []
     strip: list[int] = []  # the codes of the word being built
-    single_elsewhere: list[bool] = []  # down only: a lone tile here was already found across
+    single_elsewhere: list[bool] = []
     line = 0
     after_run = 0  # the square after the anchor and the tiles that follow it
     turn_check = 0  # the cross-check of that square (0 past the edge)
@@ -152,32 +149,7 @@ def _generate_direction(
                     codes[i] = code & 31
                     need.append(code & 31)
                 spots.append((i, w))
-        if not need:
-            add((score, down, line, first, tuple(codes)))
-        if len(need) < 2:  # one blank, on any tile, or on a tile of the needed letter
-            for i, w in spots:
-                if not need or codes[i] == need[0]:
-                    variant = codes[:]
-                    variant[i] |= BLANK_BIT
-                    add((score - w, down, line, first, tuple(variant)))
-        if held_blanks < 2:
-            return
-        # Two blanks: every pair of tiles that covers the needed letters.
-        for x in range(len(spots)):
-            i, wi = spots[x]
-            for y in range(x + 1, len(spots)):
-                j, wj = spots[y]
-                if need:
-                    pair = (codes[i], codes[j])
-                    if len(need) == 1:
-                        if need[0] not in pair:
-                            continue
-                    elif sorted(pair) != sorted(need):
-                        continue
-                variant = codes[:]
-                variant[i] |= BLANK_BIT
-                variant[j] |= BLANK_BIT
-                add((score - wi - wj, down, line, first, tuple(variant)))
+        extend(blank_variants(codes, spots, need, held_blanks, (score, down, line, first)))
 
     def gen_left(pos: int, state: int, main: int, mult: int, cross: int, placed: int, bits: int) -> None:
         """Gen at the empty square ``pos`` (the anchor or left of it), then GoOn leftwards."""
@@ -239,7 +211,9 @@ def _generate_direction(
                 if few_blanks and (rack[0] or swappable or as_blank and BIT[code] & bits0):
                     with_blanks(first, after_run, mult, new_main * mult + cross + value * xm + bonus)
                 else:
-                    add((new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:after_run])))
+                    add(
+                        (new_main * mult + cross + value * xm + bonus, down, line, first, tuple(strip[first:after_run]))
+                    )
             # Go on only where a letter the GADDAG allows next fits the next square.
             turned = g[child + 1] if c_mask & 1 and turn_check else 0
             further &= c_mask
@@ -346,25 +320,9 @@ def _generate_direction(
         line_anchors = [p for p, i in enumerate(index) if anchor_flags[i]]
         if not line_anchors:
             continue
-        tiles = [squares[i] for i in index]
-        check = [masks[i] for i in index]
-        is_anchor = [anchor_flags[i] for i in index]
-        face = [values[t] if t and not t & BLANK_BIT else 0 for t in tiles]
-        single_elsewhere = [down and cross_scores[i] >= 0 for i in index]
-        run_end = [0] * (n + 1)  # the first empty square at or after each square (n: none)
-        run_end[n] = n
-        for p in range(n - 1, -1, -1):
-            run_end[p] = run_end[p + 1] if tiles[p] else p
-        left_square = []
-        right_square = []
-        for p, i in enumerate(index):
-            lm, wm, s = layout_lm[i], layout_wm[i], cross_scores[i]
-            terms = (masks[i], lm, wm, s * wm, wm) if s >= 0 else (masks[i], lm, wm, 0, 0)
-            # The left part may not fill an earlier anchor: each move comes from its leftmost.
-            left_open = p > 0 and not tiles[p - 1] and not is_anchor[p - 1]
-            left_square.append(terms + (check[p - 1] if left_open else 0, p > 0 and tiles[p - 1]))
-            end = run_end[p + 1] if p + 1 < n else n
-            right_square.append(terms + (end, check[end] if end < n else 0))
+        tiles, check, face, single_elsewhere, run_end, left_square, right_square = line_tables(
+            index, squares, anchor_flags, masks, cross_scores, values, layout_lm, layout_wm, down
+        )
         strip = list(tiles)
         for anchor in line_anchors:
             # Read the anchor's run of right-hand tiles backwards, from its last tile.
@@ -373,3 +331,103 @@ def _generate_direction(
             state = gaddag.walk(root, [tiles[p] & LETTER_MASK for p in range(after_run - 1, anchor, -1)])
             if state >= 0:
                 gen_left(anchor, state, sum(face[anchor + 1 : after_run]), 1, 0, 0, bits0)
+
+
+LineTables = tuple[
+    list[int],  # tiles: the square codes along the line
+    list[int],  # check: each square's cross-check mask
+    list[int],  # face: board tiles' face values (0 for blanks and empty squares)
+    list[bool],  # single_elsewhere: down only, a lone tile here was already found across
+    list[int],  # run_end: the first empty square at or after each square (n: none)
+    list[tuple[int, int, int, int, int, int, int]],  # left_square: what gen_left reads per square
+    list[tuple[int, int, int, int, int, int, int]],  # right_square: what gen_right reads per square
+]
+
+
+def line_tables(
+    index: list[int],
+    squares: list[int],
+    anchor_flags: list[bool],
+    masks: list[int],
+    cross_scores: list[int],
+    values: tuple[int, ...],
+    layout_lm: tuple[int, ...],
+    layout_wm: tuple[int, ...],
+    down: bool,
+) -> LineTables:
+    """What Gen needs along one line (``index``: the board squares of the line, in order),
+    prepared once per line so the recursion does one tuple lookup per square.
+
+    Per square: (cross-check mask, letter mult, word mult, cross base, cross mult, ...) where
+    the base is the perpendicular tiles' sum times the word multiplier and the cross
+    multiplier is the word multiplier, both 0 when no cross-word forms there; then
+    leftwards (``left_square``): the cross-check of the square on the left, or 0 if the left
+    part may not go there, and whether a tile is on the left; rightwards (``right_square``):
+    the square after the tiles that follow, and its cross-check or 0.
+    """
+    n = len(index)
+    tiles = [squares[i] for i in index]
+    check = [masks[i] for i in index]
+    is_anchor = [anchor_flags[i] for i in index]
+    face = [values[t] if t and not t & BLANK_BIT else 0 for t in tiles]
+    single_elsewhere = [down and cross_scores[i] >= 0 for i in index]
+    run_end = [0] * (n + 1)
+    run_end[n] = n
+    for p in range(n - 1, -1, -1):
+        run_end[p] = run_end[p + 1] if tiles[p] else p
+    left_square = []
+    right_square = []
+    for p, i in enumerate(index):
+        lm, wm, s = layout_lm[i], layout_wm[i], cross_scores[i]
+        terms = (masks[i], lm, wm, s * wm, wm) if s >= 0 else (masks[i], lm, wm, 0, 0)
+        # The left part may not fill an earlier anchor: each move comes from its leftmost.
+        left_open = p > 0 and not tiles[p - 1] and not is_anchor[p - 1]
+        left_square.append(terms + (check[p - 1] if left_open else 0, p > 0 and tiles[p - 1]))
+        end = run_end[p + 1] if p + 1 < n else n
+        right_square.append(terms + (end, check[end] if end < n else 0))
+    return tiles, check, face, single_elsewhere, run_end, left_square, right_square
+
+
+def blank_variants(
+    codes: list[int],
+    spots: list[tuple[int, int]],
+    need: list[int],
+    held_blanks: int,
+    found: tuple[int, bool, int, int],
+) -> list[RawMove]:
+    """Every valid choice of which placed tiles are the blanks, for a word found with blanks
+    placed only for letters the rack had no tile of left.
+
+    ``codes``: the word's codes as natural tiles; ``spots``: (index, natural-tile score) of
+    each placed tile; ``need``: the letters the walk's blanks stood for (each needs a blank
+    on one of its tiles); ``held_blanks``: blanks on the rack (1 or 2); ``found``: (score as
+    natural tiles, down, line, start). Returns the raw moves, one per choice."""
+    score, down, line, first = found
+    moves: list[RawMove] = []
+    if not need:
+        moves.append((score, down, line, first, tuple(codes)))
+    if len(need) < 2:  # one blank, on any tile, or on a tile of the needed letter
+        for i, w in spots:
+            if not need or codes[i] == need[0]:
+                variant = codes[:]
+                variant[i] |= BLANK_BIT
+                moves.append((score - w, down, line, first, tuple(variant)))
+    if held_blanks < 2:
+        return moves
+    # Two blanks: every pair of tiles that covers the needed letters.
+    for x in range(len(spots)):
+        i, wi = spots[x]
+        for y in range(x + 1, len(spots)):
+            j, wj = spots[y]
+            if need:
+                pair = (codes[i], codes[j])
+                if len(need) == 1:
+                    if need[0] not in pair:
+                        continue
+                elif sorted(pair) != sorted(need):
+                    continue
+            variant = codes[:]
+            variant[i] |= BLANK_BIT
+            variant[j] |= BLANK_BIT
+            moves.append((score - wi - wj, down, line, first, tuple(variant)))
+    return moves

@@ -9,22 +9,16 @@ lexicon, and, when a rack is given, the rack holds its tiles.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
-from solver_cli.alphabet import BLANK, CODE, rack_text
-from solver_cli.board import Board, anchors
-from solver_cli.errors import InputError, ScrabError
-from solver_cli.rules import Rules, square_name
-from solver_cli.scoring import Scored, Tile, Word, score_placement
-
-
-class IllegalMove(ScrabError):
-    """A well-formed move that the rules or the lexicon do not allow (a failed check)."""
+from solver_cli.engine.alphabet import BLANK, CODE, rack_text
+from solver_cli.engine.board import Board, anchors
+from solver_cli.engine.notation import parse_position, position_text, square_name
+from solver_cli.engine.rules import Rules
+from solver_cli.engine.scoring import Scored, Tile, Word, score_placement
+from solver_cli.errors import IllegalMove, InputError
 
 
 @dataclass(frozen=True)
@@ -40,22 +34,8 @@ class Play:
         return (self.scored.main, *self.scored.cross_words)
 
 
-def parse_position(text: str, rules: Rules) -> tuple[int, int, bool]:
-    """``8H`` (row first) is across, ``H8`` (column first) is down."""
-    m = re.fullmatch(r"\s*(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))\s*", text)
-    if not m:
-        raise InputError(f"bad position {text!r}: use 8H for across from row 8 column H, H8 for down")
-    if m.group(1):
-        row, col, down = int(m.group(1)) - 1, ord(m.group(2).upper()) - 65, False
-    else:
-        row, col, down = int(m.group(4)) - 1, ord(m.group(3).upper()) - 65, True
-    if not (0 <= row < rules.rows and 0 <= col < rules.cols):
-        raise InputError(f"position {text!r} is off the {rules.rows}x{rules.cols} board")
-    return row, col, down
-
-
 def parse_play(board: Board, rules: Rules, position: str, word: str) -> tuple[int, int, bool, list[Tile]]:
-    row, col, down = parse_position(position, rules)
+    row, col, down = parse_position(position, rules.rows, rules.cols)
     if not word or not re.fullmatch(r"[A-Za-z.()]+", word) or not re.sub(r"[()]", "", word):
         raise InputError(f"bad word {word!r}: use letters (lowercase for blanks), and . or ( ) for tiles on the board")
     placed = []
@@ -104,7 +84,10 @@ def check_play(
     # The word as written must be the whole word the tiles make in that direction.
     along = [w for w in (scored.main, *scored.cross_words) if w.down == down]
     if not any((w.row, w.col, len(w.word)) == (row, col, written) for w in along):
-        made = ", ".join(f"{w.word} at {_where(w)}" for w in along) or "no word in that direction"
+        made = (
+            ", ".join(f"{w.word} at {position_text(w.row, w.col, w.down)}" for w in along)
+            or "no word in that direction"
+        )
         raise IllegalMove(f"the tiles make {made}, not {word.upper()} at {position}")
     flags = anchors(board, rules.centre)
     if not any(flags[t.row * board.cols + t.col] for t in placed):
@@ -119,8 +102,18 @@ def check_play(
         for t in placed:
             left[BLANK if t.blank else CODE[t.letter]] -= 1
         if any(n < 0 for n in left):
-            raise IllegalMove(f"the rack {rack_text(rack)} does not hold the tiles {''.join(t.letter.lower() if t.blank else t.letter for t in placed)}")
+            tiles = "".join(t.letter.lower() if t.blank else t.letter for t in placed)
+            raise IllegalMove(f"the rack {rack_text(rack)} does not hold the tiles {tiles}")
     return Play(row, col, down, tuple(placed), scored)
+
+
+def leave_after(rack: list[int], play: Play) -> list[int]:
+    """The rack's counts after ``play`` takes its tiles (never below zero)."""
+    left = list(rack)
+    for t in play.placed:
+        code = BLANK if t.blank else CODE[t.letter]
+        left[code] = max(0, left[code] - 1)
+    return left
 
 
 def apply_play(board: Board, play: Play) -> Board:
@@ -128,27 +121,3 @@ def apply_play(board: Board, play: Play) -> Board:
     for t in play.placed:
         new.squares[t.row * board.cols + t.col] = t.code
     return new
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename,
-    so the file is either the old one or the whole new one, never half-written."""
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _where(word: Word) -> str:
-    square = square_name(word.row, word.col)
-    return square if word.down else f"{word.row + 1}{square[0]}"

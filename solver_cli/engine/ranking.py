@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver_cli.alphabet import BLANK_BIT
-
-from solver_cli.board import Board
+from solver_cli.engine.alphabet import BLANK_BIT, parse_rack, rack_text
+from solver_cli.engine.board import Board
+from solver_cli.engine.gaddag import Gaddag
+from solver_cli.engine.movegen import RawMove, generate_moves
+from solver_cli.engine.notation import parse_square
+from solver_cli.engine.rules import Rules
+from solver_cli.engine.scoring import Move, build_move
 from solver_cli.errors import InputError
-from solver_cli.gaddag import Gaddag
-from solver_cli.movegen import RawMove, generate_moves
-from solver_cli.rules import Rules
-from solver_cli.scoring import Move, build_move
 
 
 @dataclass
@@ -23,7 +24,10 @@ class Solution:
     matching: int  # how many of them pass the filters
 
 
-def rank_key(raw: RawMove) -> tuple:
+RankKey = tuple[int, int, bool, int, int, tuple[int, ...]]
+
+
+def rank_key(raw: RawMove) -> RankKey:
     """Highest score first; among equal scores the move keeping more blanks, then a stable
     board order (across first, then by square, then by word)."""
     score, down, line, start, codes = raw
@@ -42,14 +46,16 @@ class Filters:
     max_length: int | None = None
     must_use: tuple[int, ...] | None = None  # 27 counts of rack tiles the move must place
     min_score: int | None = None
-    word: re.Pattern | None = None  # the main word (uppercase) must match
+    word: re.Pattern[str] | None = None  # the main word (uppercase) must match
     sort: str = "score"
 
     def active(self) -> bool:
-        return any(v is not None for v in (self.at, self.min_length, self.max_length, self.must_use, self.min_score, self.word))
+        return any(
+            v is not None for v in (self.at, self.min_length, self.max_length, self.must_use, self.min_score, self.word)
+        )
 
 
-def word_pattern(text: str) -> re.Pattern:
+def word_pattern(text: str) -> re.Pattern[str]:
     """``?`` one letter, ``*`` any run of letters, A-Z literal (any case)."""
     if not text:
         raise InputError("empty word pattern (use letters, ? for one letter, * for any run)")
@@ -58,6 +64,41 @@ def word_pattern(text: str) -> re.Pattern:
             raise InputError(f"word pattern {text!r}: bad character {ch!r} at position {position} (use A-Z, ? and *)")
     regex = "".join("[A-Z]" if ch == "?" else "[A-Z]*" if ch == "*" else ch.upper() for ch in text)
     return re.compile(regex)
+
+
+def make_filters(
+    rules: Rules,
+    *,
+    at: str | None = None,
+    min_length: int | None = None,
+    max_length: int | None = None,
+    must_use: str | None = None,
+    min_score: int | None = None,
+    word: str | None = None,
+    sort: str = "score",
+) -> Filters:
+    """``Filters`` from text as a user writes it: ``at="H8"``, ``must_use="Z?"``,
+    ``word="*ING"``. Raises ``InputError`` naming the bad value."""
+    square = None
+    if at is not None:
+        try:
+            square = parse_square(at, rules.rows, rules.cols)
+        except ValueError as exc:
+            raise InputError(f"--at: {exc}") from None
+    if min_length is not None and max_length is not None and min_length > max_length:
+        raise InputError(f"--min-length {min_length} is more than --max-length {max_length}")
+    if sort not in SORTS:
+        raise InputError(f"unknown sort {sort!r} (use {', '.join(SORTS)})")
+    need = tuple(parse_rack(must_use, rules.rack_size)) if must_use else None
+    return Filters(
+        at=square,
+        min_length=min_length,
+        max_length=max_length,
+        must_use=need,
+        min_score=min_score,
+        word=word_pattern(word) if word is not None else None,
+        sort=sort,
+    )
 
 
 def _keep(filters: Filters, board: Board, raw: RawMove) -> bool:
@@ -80,12 +121,20 @@ def _keep(filters: Filters, board: Board, raw: RawMove) -> bool:
             return False
     if filters.must_use is not None:
         used = [0] * 27
-        for code, tile in zip(codes, _line_tiles(board, down, line, start, length)):
+        for code, tile in zip(codes, _line_tiles(board, down, line, start, length), strict=True):
             if not tile:
                 used[0 if code & BLANK_BIT else code] += 1
-        if any(u < need for u, need in zip(used, filters.must_use)):
+        if any(u < need for u, need in zip(used, filters.must_use, strict=True)):
             return False
     return True
+
+
+def _check_must_use(need: tuple[int, ...], rack: list[int]) -> None:
+    missing = [max(0, n - held) for n, held in zip(need, rack, strict=True)]
+    if any(missing):
+        raise InputError(
+            f"--must-use {rack_text(list(need))}: the rack {rack_text(rack) or '(empty)'} lacks {rack_text(missing)}"
+        )
 
 
 def _line_tiles(board: Board, down: bool, line: int, start: int, length: int) -> list[int]:
@@ -95,11 +144,14 @@ def _line_tiles(board: Board, down: bool, line: int, start: int, length: int) ->
     return board.squares[base : base + length]
 
 
-def _sort_key(sort: str, board: Board):
+def _sort_key(sort: str, board: Board) -> Callable[[RawMove], tuple[int, RankKey] | RankKey]:
     if sort == "length":
         return lambda raw: (-len(raw[4]), rank_key(raw))
     if sort == "tiles":
-        return lambda raw: (-sum(1 for t in _line_tiles(board, raw[1], raw[2], raw[3], len(raw[4])) if not t), rank_key(raw))
+        return lambda raw: (
+            -sum(1 for t in _line_tiles(board, raw[1], raw[2], raw[3], len(raw[4])) if not t),
+            rank_key(raw),
+        )
     return rank_key
 
 
@@ -112,13 +164,18 @@ def solve(
     filters: Filters | None = None,
 ) -> Solution:
     """The legal moves, ranked (by score unless ``filters.sort`` says otherwise); ``total``
-    counts every legal move, ``matching`` those the filters keep."""
+    counts every legal move, ``matching`` those the filters keep. ``InputError`` when
+    ``filters.must_use`` asks for tiles the rack does not hold (no move could match)."""
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, not {limit}")
+    if filters is not None and filters.must_use is not None:
+        _check_must_use(filters.must_use, rack)
     raw = generate_moves(board, rack, gaddag, rules)
     total = len(raw)
     if filters is not None and filters.active():
         raw = [m for m in raw if _keep(filters, board, m)]
     sort = filters.sort if filters is not None else "score"
-    if sort == "score" and limit is not None and limit < len(raw):
+    if sort == "score" and limit is not None and 0 < limit < len(raw):
         # Only the moves that can reach the top need the full ranking key.
         cutoff = heapq.nlargest(limit, raw)[-1][0]
         chosen = sorted((m for m in raw if m[0] >= cutoff), key=rank_key)[:limit]

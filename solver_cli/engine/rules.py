@@ -6,15 +6,16 @@ user's own TOML file in the same format (see the README).
 
 from __future__ import annotations
 
-import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from solver_cli.alphabet import CODE, LETTERS
+from solver_cli._io import path_exists, read_limited
+from solver_cli.engine.alphabet import CODE, LETTERS
+from solver_cli.engine.notation import parse_square
 from solver_cli.errors import RulesError
-from solver_cli.files import path_exists, read_limited
 
 # Layout code -> (letter multiplier, word multiplier)
 PREMIUM_CODES: dict[str, tuple[int, int]] = {
@@ -28,6 +29,16 @@ PREMIUM_CODES: dict[str, tuple[int, int]] = {
 }
 MAX_SIDE = 26  # column letters A..Z
 MAX_RULES_BYTES = 1_000_000
+# Limits checked before anything is built from a rule file: far above any real game (Super
+# Scrabble has 200 tiles, letter values stop at 10) and small enough that a bag, a rack or a
+# score stays an ordinary list and int.
+MAX_TILES = 1_000  # in the whole bag, blanks included
+MAX_TILE_VALUE = 1_000
+MAX_RACK_SIZE = 20
+MAX_BINGO_BONUS = 10_000
+MAX_NAME_LENGTH = 64  # the name ends up in GCG headers and output: one short printable line
+MAX_TITLE_LENGTH = 200
+MAX_NESTING = 8  # arrays and inline tables inside each other; a rule file needs 2
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,11 @@ class Rules:
     centre: tuple[int, int]  # (row, col), 0-based
 
     @property
+    def max_side(self) -> int:
+        """The longest line on the board: the longest word a move can make."""
+        return max(self.rows, self.cols)
+
+    @property
     def tile_total(self) -> int:
         return sum(self.counts)
 
@@ -60,11 +76,22 @@ def shipped_rule_sets() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def shipped_rule_name(name: str) -> str | None:
+    """The shipped rule set ``name`` names, in any case (``WWF`` is ``wwf``), else None."""
+    key = name.lower()
+    return key if key in shipped_rule_sets() else None
+
+
 def load_rules(name_or_path: str) -> Rules:
-    """A shipped rule set by name (``scrabble``, ``wwf``) or a TOML file by path."""
-    if name_or_path in shipped_rule_sets():
-        res = resources.files("solver_cli.data") / "rules" / f"{name_or_path}.toml"
-        return parse_rules(res.read_text(encoding="utf-8"), name_or_path)
+    """A shipped rule set by name in any case (``scrabble``, ``wwf``, ``super``) or a TOML
+    file by path (a path is used as given)."""
+    known = ", ".join(shipped_rule_sets())
+    if not name_or_path.strip():
+        raise RulesError(f"empty rule-set name: give a shipped rule set ({known}) or a .toml file")
+    shipped = shipped_rule_name(name_or_path)
+    if shipped is not None:
+        res = resources.files("solver_cli.data") / "rules" / f"{shipped}.toml"
+        return parse_rules(res.read_text(encoding="utf-8"), shipped)
     path = Path(name_or_path)
     if path.suffix == ".toml" or path_exists(name_or_path):
         data = read_limited(path, MAX_RULES_BYTES, "rules file")
@@ -73,30 +100,22 @@ def load_rules(name_or_path: str) -> Rules:
         except UnicodeDecodeError as exc:
             raise RulesError(f"cannot read rules file {name_or_path}: not UTF-8 text (byte {exc.start})") from None
         return parse_rules(text, str(path))
-    known = ", ".join(shipped_rule_sets())
     raise RulesError(f"unknown rule set {name_or_path!r} (shipped: {known}; or give a .toml path)")
-
-
-def parse_square(text: str, rows: int, cols: int) -> tuple[int, int]:
-    """``H8`` -> (7, 7): column letter then 1-based row number."""
-    m = re.fullmatch(r"([A-Za-z])(\d{1,2})", text.strip())
-    if not m:
-        raise ValueError(f"bad square {text!r} (expected a column letter and a row number, e.g. H8)")
-    col = ord(m.group(1).upper()) - ord("A")
-    row = int(m.group(2)) - 1
-    if not (0 <= row < rows and 0 <= col < cols):
-        raise ValueError(f"square {text!r} is off the {rows}x{cols} board")
-    return row, col
 
 
 def parse_rules(text: str, source: str) -> Rules:
     def fail(msg: str) -> RulesError:
         return RulesError(f"{source}: {msg}")
 
+    depth = _nesting_depth(text)
+    if depth > MAX_NESTING:
+        raise fail(f"arrays or tables nested {depth} deep (at most {MAX_NESTING})")
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError) as exc:  # ValueError: e.g. a 5,000-digit integer
         raise fail(f"not valid TOML: {exc}") from None
+    except RecursionError:  # the pre-scan above makes this unreachable; kept as a backstop
+        raise fail("arrays or tables nested too deeply") from None
 
     layout = data.get("layout")
     if not isinstance(layout, list) or not layout or not all(isinstance(r, str) for r in layout):
@@ -112,14 +131,14 @@ def parse_rules(text: str, source: str) -> Rules:
     if not (2 <= rows <= MAX_SIDE and 2 <= cols <= MAX_SIDE):
         raise fail(f"board must be 2..{MAX_SIDE} squares a side, not {rows}x{cols}")
 
-    def integer(key: str, default: int | None = None, minimum: int = 0) -> int:
+    def integer(key: str, default: int, minimum: int, maximum: int) -> int:
         value = data.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            raise fail(f"'{key}' must be an integer >= {minimum}")
+        if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+            raise fail(f"'{key}' must be an integer from {minimum} to {maximum:,}")
         return value
 
-    rack_size = integer("rack_size", 7, 1)
-    bingo = integer("bingo_bonus", 50, 0)
+    rack_size = integer("rack_size", 7, 1, MAX_RACK_SIZE)
+    bingo = integer("bingo_bonus", 50, 0, MAX_BINGO_BONUS)
     centre_text = data.get("centre", None)
     if centre_text is None:
         centre = (rows // 2, cols // 2)
@@ -145,19 +164,29 @@ def parse_rules(text: str, source: str) -> Rules:
             or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in entry)
         ):
             raise fail(f"[tiles] {key}: expected [count, value] with non-negative integers")
+        if entry[0] > MAX_TILES or entry[1] > MAX_TILE_VALUE:
+            raise fail(
+                f"[tiles] {key}: count {entry[0]:,} or value {entry[1]:,} out of range "
+                f"(a count at most {MAX_TILES:,}, a value at most {MAX_TILE_VALUE:,})"
+            )
         code = 0 if key == "?" else CODE[key.upper()]
         counts[code], values[code] = entry
     missing = [ch for ch in LETTERS if ch not in tiles and ch.lower() not in tiles]
     if missing:
         raise fail(f"[tiles]: missing letter value for {', '.join(missing)}")
+    if sum(counts) > MAX_TILES:
+        raise fail(f"[tiles]: {sum(counts):,} tiles in the bag (at most {MAX_TILES:,})")
     values[0] = 0  # a blank always scores nothing
 
     lm = tuple(PREMIUM_CODES[ch][0] for row in layout for ch in row)
     wm = tuple(PREMIUM_CODES[ch][1] for row in layout for ch in row)
-    name = data.get("name", Path(source).stem)
+    # Without a name, the file's: made printable and short, since the user chose no name.
+    default = "".join(ch if ch.isprintable() else "?" for ch in Path(source).stem)[:MAX_NAME_LENGTH].strip()
+    name = _one_line(data.get("name", default or "rules"), "name", MAX_NAME_LENGTH, fail)
+    title = _one_line(data.get("title", name), "title", MAX_TITLE_LENGTH, fail)
     return Rules(
-        name=str(name),
-        title=str(data.get("title", name)),
+        name=name,
+        title=title,
         rows=rows,
         cols=cols,
         layout=tuple(layout),
@@ -171,11 +200,39 @@ def parse_rules(text: str, source: str) -> Rules:
     )
 
 
-def square_name(row: int, col: int) -> str:
-    return f"{LETTERS[col]}{row + 1}"
+def _one_line(value: object, key: str, limit: int, fail: Callable[[str], RulesError]) -> str:
+    """A name or title: it is written into GCG headers and output, so one printable line."""
+    if not isinstance(value, str) or not value.strip() or len(value) > limit or not value.isprintable():
+        raise fail(f"'{key}' must be one line of 1 to {limit} printable characters")
+    return value
 
 
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc)
+def _nesting_depth(text: str) -> int:
+    """How deep arrays and inline tables nest, counted outside strings and comments, so a
+    hostile file is refused before the recursive TOML parser runs out of stack."""
+    deepest = depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif ch in "\"'":
+            triple = text.startswith(ch * 3, i)
+            quote = ch * 3 if triple else ch
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                if ch == '"' and text[i] == "\\":
+                    i += 1  # an escaped character, maybe a quote
+                elif text[i] == "\n" and not triple:
+                    break  # an unterminated one-line string: the parser reports it
+                i += 1
+            i += len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return deepest

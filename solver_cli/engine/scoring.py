@@ -7,12 +7,16 @@ shown to users, so the two paths check each other in the tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver_cli.alphabet import BLANK, BLANK_BIT, CODE, LETTER_MASK, letter_of, rack_text
-from solver_cli.board import Board
+from solver_cli.engine.alphabet import BLANK, BLANK_BIT, CODE, LETTER_MASK, letter_of, rack_text
+from solver_cli.engine.board import Board
+from solver_cli.engine.notation import position_text, square_name
+from solver_cli.engine.rules import Rules
 from solver_cli.errors import InputError
-from solver_cli.rules import Rules, square_name
+
+CodeAt = Callable[[int, int], int]  # (row, col) -> the square's code once the new tiles are down
 
 
 @dataclass(frozen=True)
@@ -66,8 +70,7 @@ class Move:
     @property
     def position(self) -> str:
         """Standard notation: ``8H`` is across from row 8 column H, ``H8`` down."""
-        square = square_name(self.row, self.col)
-        return square if self.down else f"{self.row + 1}{square[0]}"
+        return position_text(self.row, self.col, self.down)
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ def score_placement(board: Board, rules: Rules, placed: list[Tile] | tuple[Tile,
     return Scored(main, tuple(crosses), total, bingo)
 
 
-def _run(code_at, row: int, col: int, down: bool, board: Board) -> tuple[int, int]:
+def _run(code_at: CodeAt, row: int, col: int, down: bool, board: Board) -> tuple[int, int]:
     """(first index along the line, length) of the run of tiles through (row, col)."""
     pos = row if down else col
     limit = board.rows if down else board.cols
@@ -149,7 +152,17 @@ def _run(code_at, row: int, col: int, down: bool, board: Board) -> tuple[int, in
     return start, end - start + 1
 
 
-def _score_word(board, rules, new, code_at, row, col, down, start, length) -> Word:
+def _score_word(
+    board: Board,
+    rules: Rules,
+    new: dict[tuple[int, int], int],
+    code_at: CodeAt,
+    row: int,
+    col: int,
+    down: bool,
+    start: int,
+    length: int,
+) -> Word:
     total = 0
     mult = 1
     letters = []
@@ -177,7 +190,9 @@ def _score_word(board, rules, new, code_at, row, col, down, start, length) -> Wo
     return Word(word, r0, c0, down, total * mult, kind, extends)
 
 
-def build_move(board: Board, rules: Rules, rack: list[int], down: bool, line: int, start: int, codes: tuple[int, ...]) -> Move:
+def build_move(
+    board: Board, rules: Rules, rack: list[int], down: bool, line: int, start: int, codes: tuple[int, ...]
+) -> Move:
     """The full ``Move`` for a raw move from the generator (scored again from scratch)."""
     placed = []
     notation = []

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver_cli.alphabet import BLANK, BLANK_BIT, LETTER_MASK, LETTERS
-from solver_cli.board import Board
-from solver_cli.rules import Rules, square_name
+from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, LETTERS
+from solver_cli.engine.board import Board
+from solver_cli.engine.notation import position_text, square_name
+from solver_cli.engine.rules import Rules
 
 VOWELS = frozenset("AEIOU")
 
@@ -55,7 +56,9 @@ def unseen_tiles(board: Board, rack: list[int], rules: Rules) -> Unseen:
     return Unseen(tuple(counts), tuple(over))
 
 
-def position_warnings(board: Board, rack: list[int], rules: Rules, contains: Callable[[str], bool], lexicon: str) -> list[str]:
+def position_warnings(
+    board: Board, rack: list[int], rules: Rules, contains: Callable[[str], bool], lexicon: str
+) -> list[str]:
     """What is odd about the position, one sentence each (empty when all is well)."""
     found = []
     squares = board.squares
@@ -72,12 +75,14 @@ def position_warnings(board: Board, rack: list[int], rules: Rules, contains: Cal
                 if island is not main:
                     first = min(island)
                     found.append(
-                        f"tiles at {square_name(first // cols, first % cols)} are not connected to the rest of the board"
+                        f"tiles at {square_name(first // cols, first % cols)} "
+                        "are not connected to the rest of the board"
                     )
     bad = [(w, r, c, d) for w, r, c, d in board.words() if not contains(w)]
     for word, r, c, down in bad:
-        where = square_name(r, c) if down else f"{r + 1}{square_name(r, c)[0]}"
-        found.append(f"the word {word} at {where} {'down' if down else 'across'} is not in {lexicon}")
+        found.append(
+            f"the word {word} at {position_text(r, c, down)} {'down' if down else 'across'} is not in {lexicon}"
+        )
     for letter, held, in_set in unseen_tiles(board, rack, rules).over:
         name = "blanks" if letter == "?" else f"{letter}s"
         found.append(f"board and rack hold {held} {name}, more than the {in_set} in the {rules.name} set")

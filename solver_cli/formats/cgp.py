@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from solver_cli.engine.alphabet import shown_char
 from solver_cli.errors import InputError
 
 EMPTY_CHAR = "."
@@ -97,10 +98,6 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _shown(ch: str) -> str:
-    return repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-
-
 def _parse_board(text: str, source: str) -> list[str]:
     rows: list[str] = []
     width = -1
@@ -133,7 +130,9 @@ def _parse_board(text: str, source: str) -> list[str]:
                 squares += 1
                 pos += 1
             else:
-                raise InputError(f"{source}: bad character {_shown(ch)} in board row {number}, column {squares + 1}")
+                raise InputError(
+                    f"{source}: bad character {shown_char(ch)} in board row {number}, column {squares + 1}"
+                )
         if width < 0:
             width = squares
         elif squares != width:
@@ -148,7 +147,7 @@ def _parse_racks(text: str, source: str) -> list[str]:
         rack = "".join(ch.upper() if "a" <= ch <= "z" else ch for ch in rack)
         for ch in rack:
             if ch not in RACK_CHARS:
-                raise InputError(f"{source}: bad character {_shown(ch)} in rack {number} (use A-Z, ? for a blank)")
+                raise InputError(f"{source}: bad character {shown_char(ch)} in rack {number} (use A-Z, ? for a blank)")
         racks.append(rack)
     return racks
 
@@ -193,9 +192,7 @@ def parse_cgp(text: str, source: str = "CGP") -> Position:
     if not lines:
         raise InputError(f"{source}: no position (the text is empty)")
     if len(lines) > 1:
-        raise InputError(
-            f"{source}: more than one line (line {lines[1][0]} is neither blank nor a '#' comment)"
-        )
+        raise InputError(f"{source}: more than one line (line {lines[1][0]} is neither blank nor a '#' comment)")
     fields = lines[0][1].split(None, 4)
     for index, name in enumerate(("racks", "scores", "zero-turns"), 1):
         if len(fields) <= index:
@@ -235,7 +232,7 @@ def board_rows_to_cgp(rows: list[str]) -> str:
             raise ValueError(f"board row {number} has {len(row)} squares, expected {width}")
         for ch in row:
             if not (ch == EMPTY_CHAR or "A" <= ch <= "Z" or "a" <= ch <= "z"):
-                raise ValueError(f"bad character {_shown(ch)} in board row {number}")
+                raise ValueError(f"bad character {shown_char(ch)} in board row {number}")
         out.append(_EMPTY_RUN.sub(lambda m: str(len(m.group())), row))
     return "/".join(out)
 
@@ -253,7 +250,7 @@ def format_cgp(position: Position) -> str:
     for number, rack in enumerate(racks, 1):
         for ch in rack:
             if ch not in RACK_CHARS:
-                raise ValueError(f"bad character {_shown(ch)} in rack {number}")
+                raise ValueError(f"bad character {shown_char(ch)} in rack {number}")
     if len(position.scores) != len(racks):
         raise ValueError(f"{_plural(len(racks), 'rack')} but {_plural(len(position.scores), 'score')}")
     if position.zero_turns < 0:

@@ -22,16 +22,22 @@ scores of the game.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict, Unpack
 
-from solver_cli.alphabet import LETTERS, letter_of
-from solver_cli.selfplay import PLAYERS, GameResult, Turn
+from solver_cli._io import write_atomically
+from solver_cli.engine.alphabet import letter_of
+from solver_cli.engine.history import PLAYERS, GameResult, Turn
+from solver_cli.engine.notation import position_text
 
 NAMES = ("Player 1", "Player 2")
 
 
-def position(row: int, col: int, down: bool) -> str:
-    """GCG / standard notation: ``8D`` across (row then column), ``D8`` down."""
-    return f"{LETTERS[col]}{row + 1}" if down else f"{row + 1}{LETTERS[col]}"
+class GameMeta(TypedDict, total=False):
+    """What ``game_lines`` may add to a record's description."""
+
+    rules: str
+    lexicon: str
+    run_seed: int | None
 
 
 def gcg_word(turn: Turn) -> str:
@@ -47,7 +53,7 @@ def gcg_word(turn: Turn) -> str:
 def turn_line(turn: Turn) -> str:
     nick = PLAYERS[turn.player]
     if turn.kind == "play":
-        move = f"{position(turn.row, turn.col, turn.down)} {gcg_word(turn)}"
+        move = f"{position_text(turn.row, turn.col, turn.down)} {gcg_word(turn)}"
     elif turn.kind == "exchange":
         move = f"-{turn.exchanged}"
     else:
@@ -64,9 +70,9 @@ def game_lines(game: GameResult, *, rules: str = "", lexicon: str = "", run_seed
     ]
     about = ["greedy versus greedy"]
     if rules:
-        about.append(f"rules {rules}")
+        about.append(f"rules {_one_line(rules)}")
     if lexicon:
-        about.append(f"lexicon {lexicon}")
+        about.append(f"lexicon {_one_line(lexicon)}")
     if run_seed is not None:
         about.append(f"run seed {run_seed}")
     about.append(f"game seed {game.seed}")
@@ -81,7 +87,7 @@ def game_lines(game: GameResult, *, rules: str = "", lexicon: str = "", run_seed
     return lines
 
 
-def game_text(game: GameResult, **meta) -> str:
+def game_text(game: GameResult, **meta: Unpack[GameMeta]) -> str:
     return "\n".join(game_lines(game, **meta)) + "\n"
 
 
@@ -91,8 +97,15 @@ def game_filename(index: int, games: int) -> str:
     return f"game-{index + 1:0{width}d}.gcg"
 
 
-def write_game(folder: Path, game: GameResult, games: int, **meta) -> Path:
-    path = folder / game_filename(game.index, games)
-    path.write_text(game_text(game, **meta), encoding="utf-8")
-    return path
+def _one_line(text: str) -> str:
+    """A name as it may appear in a pragma: a line break or control character in a word
+    list's file name must not start a new line of the record."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
+
+def write_game(folder: Path, game: GameResult, games: int, **meta: Unpack[GameMeta]) -> Path:
+    """Write the record atomically (a full disk leaves no partial file). A symbolic link or
+    anything but a regular file at the record's name is refused (InputError), never followed."""
+    path = folder / game_filename(game.index, games)
+    write_atomically(path, game_text(game, **meta), follow_links=False)
+    return path

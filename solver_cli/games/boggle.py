@@ -25,11 +25,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver_cli.alphabet import CODE
+from solver_cli._io import read_limited
+from solver_cli.engine.alphabet import CODE, shown_char
+from solver_cli.engine.gaddag import BELOW, FINAL, LETTER_BITS, Gaddag
 from solver_cli.errors import InputError
-from solver_cli.gaddag import BELOW, FINAL, LETTER_BITS, Gaddag
 
 SIZES = (4, 5, 6)
+MAX_WORD_LENGTH = 15  # words longer than a Scrabble board are not kept in the lexicon cache
 MAX_GRID_BYTES = 100_000  # a 6x6 grid with comments is well under 1 kB
 GRID_HELP = "rows of letters separated by '/', e.g. ABCD/EFGH/IJKL/MNQuP"
 CHAR_HELP = "use letters A-Z, Qu (or Q) for the Qu die, [Th] for a face with several letters, '.' for a blank face"
@@ -180,7 +182,7 @@ def parse_grid(text: str, source: str | None = None) -> Grid:
     if text.startswith("\ufeff"):
         text = text[1:]
     is_file = source is not None
-    name = source if is_file else f"grid {text.strip()!r}"
+    name = source if source is not None else f"grid {text.strip()!r}"
     rows: list[_Row] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip(" \t\r")
@@ -250,10 +252,6 @@ class _Where:
         return f"{self.name}, row {self.row_number}, column {offset + 1}"
 
 
-def _shown(ch: str) -> str:
-    return repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-
-
 def _tokenize(piece: str, where: _Where) -> list[str]:
     faces: list[str] = []
     i = 0
@@ -280,11 +278,13 @@ def _tokenize(piece: str, where: _Where) -> list[str]:
                 raise InputError(f"{where.at(i)}: empty face '[]' (write the letters on the face, e.g. [Th])")
             for k, letter in enumerate(inside, i + 1):
                 if not (letter.isascii() and letter.isalpha()):
-                    raise InputError(f"{where.at(k)}: unexpected character {_shown(letter)} inside [...] (only letters)")
+                    raise InputError(
+                        f"{where.at(k)}: unexpected character {shown_char(letter)} inside [...] (only letters)"
+                    )
             faces.append(inside.upper())
             i = close + 1
         else:
-            raise InputError(f"{where.at(i)}: unexpected character {_shown(ch)} ({CHAR_HELP})")
+            raise InputError(f"{where.at(i)}: unexpected character {shown_char(ch)} ({CHAR_HELP})")
     return faces
 
 
@@ -294,8 +294,9 @@ _PATH_LIKE = re.compile(r"(^(/|\./|\.\./|~))|(\.[A-Za-z][A-Za-z0-9]{1,4}$)")
 def load_grid(argument: str) -> tuple[Grid, str]:
     """``GRID`` on the command line: an existing file, else a grid string.
 
-    Returns the grid and the file name ("" for a grid string). A string that does not parse but looks like a file name (``x.txt``,
-    ``./x``) is reported as a missing file rather than as a bad grid.
+    Returns the grid and the file name ("" for a grid string). A string that does not parse
+    but looks like a file name (``x.txt``, ``./x``) is reported as a missing file rather than
+    as a bad grid.
     """
     path = Path(argument)
     if argument and path.exists():
@@ -309,14 +310,8 @@ def load_grid(argument: str) -> tuple[Grid, str]:
 
 
 def read_grid_file(path: Path, name: str) -> str:
-    try:
-        if path.is_dir():
-            raise InputError(f"{name}: is a directory, not a grid file")
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_GRID_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read grid file {name}: {exc.strerror or exc}") from None
-    return decode_grid_bytes(data, name)
+    # read_limited: bounded, and a FIFO with no writer reads as empty instead of hanging
+    return decode_grid_bytes(read_limited(path, MAX_GRID_BYTES, "grid file"), name)
 
 
 def decode_grid_bytes(data: bytes, name: str) -> str:
@@ -439,7 +434,7 @@ def solve_boggle(grid: Grid, gaddag: Gaddag, min_length: int | None = None) -> B
     return BoggleResult(grid, min_length, words)
 
 
-def result_json(result: BoggleResult, lexicon: str) -> dict:
+def result_json(result: BoggleResult, lexicon: str) -> dict[str, object]:
     """The JSON-ready form of a result (without the ``--random`` fields)."""
     return {
         "grid": result.grid.rows(),

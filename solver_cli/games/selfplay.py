@@ -31,109 +31,18 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from solver_cli.alphabet import BLANK_BIT, LETTER_MASK, rack_text
-from solver_cli.board import Board
-from solver_cli.errors import ScrabError
-from solver_cli.gaddag import Gaddag
-from solver_cli.movegen import generate_moves
-from solver_cli.rules import Rules
-from solver_cli.solver import rank_key
+from solver_cli.engine.alphabet import BLANK_BIT, LETTER_MASK, rack_text
+from solver_cli.engine.board import Board
+from solver_cli.engine.gaddag import Gaddag
+from solver_cli.engine.history import Adjustment, GameOutcome, GameResult, Turn
+from solver_cli.engine.movegen import RawMove, generate_moves
+from solver_cli.engine.ranking import rank_key
+from solver_cli.engine.rules import Rules
+from solver_cli.errors import SelfPlayError
 
 SCORELESS_LIMIT = 6  # consecutive scoreless turns that end a game
-PLAYERS = ("p1", "p2")
-
-
-class SelfPlayError(ScrabError):
-    """A finished game failed its final check (a bug, not a user's mistake)."""
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One turn. ``rack`` is the rack before the turn (letters in order, ``?`` blanks last)."""
-
-    player: int  # 0 = first player, 1 = second
-    rack: str
-    kind: str  # "play", "exchange" or "pass"
-    score: int  # points this turn (a bingo's bonus included)
-    total: int  # the player's total after the turn
-    down: bool = False  # for plays: the generator's raw move (direction, line, start, codes)
-    line: int = 0
-    start: int = 0
-    codes: tuple[int, ...] = ()  # the main word's codes, board tiles included
-    placed: tuple[tuple[int, int, int], ...] = ()  # new tiles: (row, col, code)
-    bingo: bool = False
-    exchanged: str = ""  # for exchanges: the tiles put back
-    drawn: str = ""  # tiles drawn from the bag after the turn
-
-    @property
-    def row(self) -> int:
-        return self.start if self.down else self.line
-
-    @property
-    def col(self) -> int:
-        return self.line if self.down else self.start
-
-
-@dataclass(frozen=True)
-class Adjustment:
-    """End-of-game rack points for one player."""
-
-    player: int
-    rack: str  # the player's own rack at the end ("" for a player who went out)
-    counted: str  # the rack whose value is counted (the opponent's for a player who went out)
-    points: int  # positive for the player who went out, negative for rack penalties
-    total: int  # the player's final total
-
-
-@dataclass
-class GameResult:
-    """A finished game, with everything needed to replay and check it."""
-
-    index: int  # 0-based position in the run
-    seed: int  # this game's own seed (derived from the run's seed and ``index``)
-    turns: list[Turn]
-    adjustments: list[Adjustment]
-    scores: tuple[int, int]  # final scores, end adjustments included
-    end: str  # "out" (a player went out) or "scoreless" (six scoreless turns)
-    bingos: tuple[int, int]
-    squares: tuple[int, ...]  # the final board, row-major
-    racks: tuple[str, str]  # the racks at the end
-    bag: str  # tiles left in the bag
-    seconds: float  # time spent playing this game (in whichever process played it)
-
-    @property
-    def winner(self) -> int | None:
-        """0 or 1, or None for a draw."""
-        a, b = self.scores
-        return None if a == b else (0 if a > b else 1)
-
-    @property
-    def plays(self) -> int:
-        return sum(1 for t in self.turns if t.kind == "play")
-
-    def outcome(self) -> GameOutcome:
-        return GameOutcome(self.index, self.seed, self.scores, self.bingos, len(self.turns), self.plays, self.end, self.seconds)
-
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """The few numbers the summary needs from a game (games' full records are not kept)."""
-
-    index: int
-    seed: int
-    scores: tuple[int, int]
-    bingos: tuple[int, int]
-    turns: int
-    plays: int
-    end: str
-    seconds: float
-
-    @property
-    def winner(self) -> int | None:
-        a, b = self.scores
-        return None if a == b else (0 if a > b else 1)
 
 
 @dataclass
@@ -163,8 +72,8 @@ class Summary:
 class SelfPlayRun:
     seed: int
     jobs: int
-    outcomes: list[GameOutcome] = field(default_factory=list)  # in game order
-    summary: Summary | None = None
+    outcomes: list[GameOutcome]  # in game order
+    summary: Summary
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -183,7 +92,7 @@ def rack_value(rack: list[int], values: tuple[int, ...]) -> int:
     return sum(n * values[code] for code, n in enumerate(rack) if n and code)
 
 
-def best_move(raw: list):
+def best_move(raw: list[RawMove]) -> RawMove:
     """The greedy choice: the highest score, ties broken as the solver ranks them."""
     top = max(m[0] for m in raw)
     tied = [m for m in raw if m[0] == top]
@@ -248,7 +157,20 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
             scores[player] += score
             drawn = _draw(bag, rack, len(placed))
             turns.append(
-                Turn(player, before, "play", score, scores[player], down, line, start, tuple(codes), tuple(placed), bingo, drawn=_codes_text(drawn))
+                Turn(
+                    player,
+                    before,
+                    "play",
+                    score,
+                    scores[player],
+                    down,
+                    line,
+                    start,
+                    tuple(codes),
+                    tuple(placed),
+                    bingo,
+                    drawn=_codes_text(drawn),
+                )
             )
             if not any(rack):  # the bag is empty too, or the rack would have been refilled
                 end = "out"
@@ -257,7 +179,9 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
                 scores[player] += left
                 adjustments.append(Adjustment(player, "", rack_text(racks[other]), left, scores[player]))
                 scores[other] -= left
-                adjustments.append(Adjustment(other, rack_text(racks[other]), rack_text(racks[other]), -left, scores[other]))
+                adjustments.append(
+                    Adjustment(other, rack_text(racks[other]), rack_text(racks[other]), -left, scores[other])
+                )
                 break
         elif len(bag) >= rack_size:
             old = [code for code, n in enumerate(rack) for _ in range(n)]
@@ -266,7 +190,11 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
             bag.extend(old)
             rng.shuffle(bag)
             score = 0
-            turns.append(Turn(player, before, "exchange", 0, scores[player], exchanged=_codes_text(old), drawn=_codes_text(drawn)))
+            turns.append(
+                Turn(
+                    player, before, "exchange", 0, scores[player], exchanged=_codes_text(old), drawn=_codes_text(drawn)
+                )
+            )
         else:
             score = 0
             turns.append(Turn(player, before, "pass", 0, scores[player]))
@@ -323,7 +251,11 @@ def check_game(result: GameResult, gaddag: Gaddag, rules: Rules) -> list[str]:
             problems.append(f"{word.upper()} at {where} is not in the lexicon")
     counts = tile_counts(result)
     if counts != list(rules.counts):
-        diff = [f"{'?' if c == 0 else chr(64 + c)} {have - want:+d}" for c, (have, want) in enumerate(zip(counts, rules.counts)) if have != want]
+        diff = [
+            f"{'?' if c == 0 else chr(64 + c)} {have - want:+d}"
+            for c, (have, want) in enumerate(zip(counts, rules.counts, strict=True))
+            if have != want
+        ]
         problems.append("tiles do not match the distribution: " + ", ".join(diff))
     return problems
 
@@ -377,14 +309,11 @@ def _pstdev(xs: list[int]) -> float:
 _worker: tuple[Gaddag, Rules] | None = None
 
 
-def _init_worker(lexicon_name: str | None, max_length: int, rules: Rules, gaddag: Gaddag | None) -> None:
-    """Each worker loads the GADDAG once: from the cache by name (the parent built it), or
-    takes the one it was handed when there is no cache file."""
+def _init_worker(gaddag: Gaddag, rules: Rules) -> None:
+    """Each worker gets the parent's GADDAG once, at start-up. It is never loaded again by
+    name: the word list may have been standard input or a pipe, which only the parent could
+    read (and it did, once), and an in-memory GADDAG has no cache file."""
     global _worker
-    if gaddag is None:
-        from solver_cli.lexicon import load_lexicon
-
-        gaddag = load_lexicon(lexicon_name, max_length).gaddag
     _worker = (gaddag, rules)
 
 
@@ -401,25 +330,21 @@ def run_selfplay(
     seed: int,
     jobs: int = 1,
     *,
-    lexicon_name: str | None = None,
-    max_length: int = 15,
     on_game: Callable[[GameResult], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> SelfPlayRun:
     """Play ``games`` greedy games on ``jobs`` processes.
 
-    With ``jobs > 1`` and a ``lexicon_name`` (a lexicon whose GADDAG is in the cache), each
-    worker loads the GADDAG from the cache by name; without a name, ``gaddag`` is sent to
-    the workers. ``on_game`` receives every finished game (in completion order, in this
-    process) and ``progress(done, total)`` is called after each one. The outcomes come back
-    in game order; the games themselves do not depend on ``jobs``.
+    With ``jobs > 1`` each worker process receives ``gaddag`` once when it starts.
+    ``on_game`` receives every finished game (in completion order, in this process) and
+    ``progress(done, total)`` is called after each one. The outcomes come back in game
+    order; the games themselves do not depend on ``jobs``.
     """
     if games < 1:
         raise ValueError("games must be at least 1")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     jobs = min(jobs, games)
-    run = SelfPlayRun(seed=seed, jobs=jobs)
     outcomes: list[GameOutcome] = []
     started = time.perf_counter()
 
@@ -439,11 +364,13 @@ def run_selfplay(
         # "spawn": the same behaviour on every platform, and no fork of a process that may
         # be running threads (a progress bar's refresh thread).
         context = multiprocessing.get_context("spawn")
-        initargs = (lexicon_name, max_length, rules, None if lexicon_name is not None else gaddag)
-        executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=initargs)
+        initargs = (gaddag, rules)
+        executor = ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=initargs
+        )
         try:
             # A bounded number of games in flight keeps memory flat for long runs.
-            pending: set[Future] = set()
+            pending: set[Future[GameResult]] = set()
             next_index = 0
             limit = jobs * 4
             while next_index < games or pending:
@@ -459,6 +386,4 @@ def run_selfplay(
         executor.shutdown(wait=True)
 
     outcomes.sort(key=lambda o: o.index)
-    run.outcomes = outcomes
-    run.summary = summarize(outcomes, time.perf_counter() - started)
-    return run
+    return SelfPlayRun(seed, jobs, outcomes, summarize(outcomes, time.perf_counter() - started))

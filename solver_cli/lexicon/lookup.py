@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
-from solver_cli.alphabet import CODE, LETTERS
+from solver_cli.engine.alphabet import CODE, LETTERS, shown_char
+from solver_cli.engine.gaddag import FINAL, LETTER_BITS, SEP, Gaddag
 from solver_cli.errors import InputError
-from solver_cli.gaddag import FINAL, LETTER_BITS, SEP, Gaddag
 
 STAR = -1  # pattern token: any run of letters (possibly empty)
 ANY = 0  # pattern token: exactly one letter
@@ -76,13 +76,20 @@ def parse_word(text: str, what: str = "word") -> str:
         raise InputError(f"{what} is empty: give letters A-Z")
     for position, ch in enumerate(word, 1):
         if not (ch.isascii() and ch.isalpha()):
-            raise InputError(f"{what} {word!r}: bad character {_shown(ch)} at position {position} (use letters A-Z)")
+            raise InputError(
+                f"{what} {word!r}: bad character {shown_char(ch)} at position {position} (use letters A-Z)"
+            )
     return word.upper()
 
 
 def parse_board_letters(values: Iterable[str]) -> str:
-    """``--letter`` values (each one or more letters) joined in order: ``["R", "E"]`` -> ``"RE"``."""
-    parts = [parse_word(value, "board letter") for value in values]
+    """``--letter`` values (each one or more letters) joined in order: ``["R", "E"]`` -> ``"RE"``.
+    Case is kept: a lowercase letter is a blank tile on the board standing for that letter
+    (as in a board file), worth 0 points."""
+    parts = []
+    for value in values:
+        parse_word(value, "board letter")  # A-Z only
+        parts.append(value.strip())
     if not parts:
         raise InputError("give at least one board letter, e.g. --letter E")
     return "".join(parts)
@@ -104,14 +111,10 @@ def parse_pattern(text: str) -> tuple[int, ...]:
             tokens.append(CODE[ch.upper()])
         else:
             raise InputError(
-                f"pattern {pattern!r}: bad character {_shown(ch)} at position {position} "
+                f"pattern {pattern!r}: bad character {shown_char(ch)} at position {position} "
                 "(use letters A-Z, ? for one letter, * for any run)"
             )
     return tuple(tokens)
-
-
-def _shown(ch: str) -> str:
-    return repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
 
 
 # ---------------------------------------------------------------------------- blanks and scores
@@ -153,7 +156,7 @@ def face_score(display: str, values: Sequence[int]) -> int:
     return sum(values[CODE[ch]] for ch in display if ch.isupper())
 
 
-def sort_key(found: Found) -> tuple:
+def sort_key(found: Found) -> tuple[int, int, str, str]:
     return (-found.score, -len(found.word), found.word, found.display)
 
 
@@ -189,9 +192,12 @@ def board_words(
     min_length: int = 2,
     max_length: int | None = None,
 ) -> list[Found]:
-    """Words containing ``board`` (adjacent board letters, uppercase) once as board tiles, the
-    other letters from ``rack`` (at least one rack tile), blanks standing for any letter."""
-    run = [CODE[ch] for ch in board]
+    """Words containing ``board`` (adjacent board letters; a lowercase one is a blank on the
+    board, shown lowercase and worth 0) once as board tiles, the other letters from ``rack``
+    (at least one rack tile), blanks standing for any letter."""
+    run = [CODE[ch.upper()] for ch in board]
+    natural = board.upper()
+    board_blanks = [i for i, ch in enumerate(board) if ch.islower()]
     limit = 99 if max_length is None else max_length
     g = gaddag.nodes
     start = gaddag.walk(gaddag.root, reversed(run))
@@ -207,10 +213,15 @@ def board_words(
         length = len(left) + len(run) + len(right)
         if length < min_length:
             return
-        word = _word(reversed(left)) + board + _word(right)
+        word = _word(reversed(left)) + natural + _word(right)
         offset = len(left)
         fixed = range(offset, offset + len(run))
         for display in displays(word, fixed, rack):
+            if board_blanks:
+                chars = list(display)
+                for i in board_blanks:
+                    chars[offset + i] = chars[offset + i].lower()
+                display = "".join(chars)
             entry = hits.get(display)
             if entry is None:
                 hits[display] = (word, {offset})
@@ -235,7 +246,7 @@ def board_words(
             right.append(code)
             if g[child] & FINAL:
                 record()
-            if room > 1 and sum(counts):
+            if room > 1 and sum(counts) > 0:
                 go_right(child, next_bits, room - 1)
             right.pop()
             counts[used] += 1
@@ -332,62 +343,136 @@ def pattern_words(
 ) -> list[Found]:
     """Words matching the pattern ``tokens`` (see ``parse_pattern``). With ``rack``, only the
     words whose letters matched by ``?`` and ``*`` the rack can supply (blanks for any letter);
-    literal letters are taken as given (board tiles) and always shown uppercase."""
+    literal letters are taken as given (board tiles) and always shown uppercase.
+
+    The pattern is run as an NFA alongside the DAWG walk: each path carries the *set* of
+    pattern positions (with the rack tiles left, when there is a rack) it can be at, so a word
+    is read once however many ways its letters can be split among the stars. Steps between
+    sets are memoised per letter, and a (DAWG state, set) pair found to lead to no word is
+    never walked again, so the work is bounded by the automaton and the answers, not by the
+    number of alignments (exponential in the stars before)."""
     g = gaddag.nodes
     n = len(tokens)
-    counts = list(rack) if rack is not None else None
+    start: Configs = _closure(tokens, {(0, tuple(rack) if rack is not None else None)})
+    steps: dict[tuple[Configs, int], Configs] = {}
+    allowed_of: dict[Configs, int] = {}
+    dead: set[tuple[int, Configs]] = set()
     path: list[int] = []
-    literal: list[int] = []  # positions of path matched by literal tokens
-    hits: dict[str, tuple[str, set[int]]] = {}
+    words: list[str] = []
 
-    def record() -> None:
-        word = _word(path)
-        if counts is None:
-            hits.setdefault(word, (word, set()))
-            return
-        for display in displays(word, literal, rack):
-            hits[display] = (word, set())
-
-    def step(state: int, i: int, bits: int) -> None:
-        """Match tokens[i:] from DAWG ``state`` (the letters of ``path`` read so far)."""
-        if i == n:
-            if path and g[state] & FINAL:
-                record()
-            return
-        token = tokens[i]
-        if token == STAR:
-            step(state, i + 1, bits)  # the run ends (possibly empty)
-        mask = g[state]
-        if token > 0:  # a literal letter
-            if mask >> token & 1:
-                literal.append(len(path))
-                path.append(token)
-                step(g[state + 1 + (mask & ((1 << token) - 1)).bit_count()], i + 1, bits)
-                path.pop()
-                literal.pop()
-            return
-        allowed = LETTER_BITS if counts is None or counts[0] else bits
-        nxt = i if token == STAR else i + 1
-        for code, child in gaddag.arcs(state, allowed):
-            used = -1
-            next_bits = bits
-            if counts is not None:
-                if counts[code]:
-                    counts[code] -= 1
-                    used = code
-                    if not counts[code]:
-                        next_bits = bits & ~(1 << code)
+    def allowed(configs: Configs) -> int:
+        """The letters some configuration can read next."""
+        bits = allowed_of.get(configs)
+        if bits is None:
+            bits = 0
+            for j, left in configs:
+                if j == n:
+                    continue
+                token = tokens[j]
+                if token > 0:
+                    bits |= 1 << token
+                elif left is None or left[0]:
+                    bits |= LETTER_BITS
                 else:
-                    counts[0] -= 1
-                    used = 0
-            path.append(code)
-            step(child, nxt, next_bits)
-            path.pop()
-            if used >= 0:
-                counts[used] += 1
+                    bits |= _rack_bits(left)
+            allowed_of[configs] = bits
+        return bits
 
-    step(gaddag.dawg_root, 0, _rack_bits(rack) if rack is not None else 0)
+    def step(configs: Configs, code: int) -> Configs:
+        key = (configs, code)
+        after = steps.get(key)
+        if after is None:
+            out: set[Config] = set()
+            for j, left in configs:
+                if j == n:
+                    continue
+                token = tokens[j]
+                if token > 0:
+                    if token == code:
+                        out.add((j + 1, left))
+                    continue
+                if left is not None:  # natural tile first, else a blank
+                    used = code if left[code] else 0 if left[0] else -1
+                    if used < 0:
+                        continue
+                    left = left[:used] + (left[used] - 1,) + left[used + 1 :]
+                out.add((j if token == STAR else j + 1, left))
+            after = steps[key] = _closure(tokens, out)
+        return after
+
+    def walk(state: int, configs: Configs) -> bool:
+        """Record the words below ``state``; whether there was any."""
+        if (state, configs) in dead:
+            return False
+        found = False
+        if path and g[state] & FINAL and any(j == n for j, _ in configs):
+            words.append(_word(path))
+            found = True
+        for code, child in gaddag.arcs(state, allowed(configs)):
+            after = step(configs, code)
+            if after:
+                path.append(code)
+                found = walk(child, after) or found
+                path.pop()
+        if not found:
+            dead.add((state, configs))
+        return found
+
+    walk(gaddag.dawg_root, start)
+    hits: dict[str, tuple[str, set[int]]] = {}
+    for word in words:
+        if rack is None:
+            hits[word] = (word, set())
+            continue
+        for literal in _literal_sets(word, tokens):
+            for display in displays(word, literal, rack):
+                hits[display] = (word, set())
     return _finish(hits, values)
+
+
+Config = tuple[int, tuple[int, ...] | None]  # (pattern position, rack tiles left or None)
+Configs = frozenset[Config]
+
+
+def _closure(tokens: Sequence[int], configs: Iterable[Config]) -> Configs:
+    """Add the positions after each ``*`` reached (a star may match no letter)."""
+    out = set(configs)
+    todo = list(out)
+    while todo:
+        j, left = todo.pop()
+        if j < len(tokens) and tokens[j] == STAR and (j + 1, left) not in out:
+            out.add((j + 1, left))
+            todo.append((j + 1, left))
+    return frozenset(out)
+
+
+def _literal_sets(word: str, tokens: Sequence[int]) -> set[frozenset[int]]:
+    """The distinct sets of word positions matched by literal letters, over every way the
+    word matches (each set is a different choice of board tiles, so of blanks)."""
+    codes = [CODE[ch] for ch in word]
+    memo: dict[tuple[int, int], frozenset[frozenset[int]]] = {}
+
+    def match(i: int, j: int) -> frozenset[frozenset[int]]:
+        key = (i, j)
+        if key in memo:
+            return memo[key]
+        out: set[frozenset[int]] = set()
+        if j == len(tokens):
+            if i == len(codes):
+                out.add(frozenset())
+        elif tokens[j] == STAR:
+            out |= match(i, j + 1)
+            if i < len(codes):
+                out |= match(i + 1, j)
+        elif i < len(codes):
+            if tokens[j] == ANY:
+                out |= match(i + 1, j + 1)
+            elif tokens[j] == codes[i]:
+                out |= {rest | {i} for rest in match(i + 1, j + 1)}
+        memo[key] = frozenset(out)
+        return memo[key]
+
+    return set(match(0, 0))
 
 
 def check_words(gaddag: Gaddag, words: Iterable[str]) -> list[tuple[str, bool]]:

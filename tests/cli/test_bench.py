@@ -6,6 +6,7 @@ from click.testing import CliRunner
 
 from solver_cli.bench import POSITIONS
 from solver_cli.cli import cli
+from solver_cli.lexicon.build import chosen_builder
 
 
 def test_bench_reports_every_field(tmp_path, small_words):
@@ -15,6 +16,7 @@ def test_bench_reports_every_field(tmp_path, small_words):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     build = data["build"]
+    assert build["builder"] == chosen_builder()
     assert build["words"] == len(small_words) and build["states"] > 0 and build["arcs"] > build["states"] // 2
     assert build["cache_bytes"] > 4 * (build["states"] + build["arcs"])
     for figure in (build["build"], data["load"], data["command"]):
@@ -36,5 +38,5 @@ def test_bench_table(tmp_path, small_words):
     assert result.exit_code == 0, result.output
     assert "cache load" in result.stdout and "Move generation and scoring" in result.stdout
     assert "cold GADDAG build" not in result.stdout
-    for name, _, _, rack in POSITIONS:
+    for _name, _, _, rack in POSITIONS:
         assert rack in result.stdout

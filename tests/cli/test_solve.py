@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver_cli.board import parse_board
 from solver_cli.cli import cli
-from solver_cli.rules import load_rules
+from solver_cli.engine.rules import load_rules
+from solver_cli.formats.boardfile import parse_board
 
-BOARDS = Path(__file__).resolve().parent.parent / "boards"
+BOARDS = Path(__file__).resolve().parents[2] / "boards"
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,8 @@ def solve_json(runner, *args):
 
 
 def test_table_lists_ranked_moves(runner):
-    result = runner.invoke(cli, ["solve", str(BOARDS / "midgame.txt"), "--rack", "AEIRST?", "--top", "5"])
+    args = ["solve", str(BOARDS / "midgame.txt"), "--rack", "AEIRST?", "--top", "5", "--no-fold-blanks"]
+    result = runner.invoke(cli, args, env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "5 of " in out and "moves for AEIRST?" in out and "(scrabble, kjxqz)" in out
@@ -46,7 +47,18 @@ def test_json_shape_and_ranking(runner, full_lexicon):
     assert [m["score"] for m in moves] == sorted((m["score"] for m in moves), reverse=True)
     board = parse_board(board_file.read_text(), load_rules("scrabble"), "midgame")
     for m in moves:
-        assert set(m) >= {"row", "col", "direction", "position", "word", "score", "bingo", "placed", "leave", "cross_words"}
+        assert set(m) >= {
+            "row",
+            "col",
+            "direction",
+            "position",
+            "word",
+            "score",
+            "bingo",
+            "placed",
+            "leave",
+            "cross_words",
+        }
         for tile in m["placed"]:
             assert board.at(tile["row"], tile["col"]) == 0
             assert tile["letter"].isupper() and tile["blank"] is False

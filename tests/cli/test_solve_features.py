@@ -1,5 +1,5 @@
-"""Issue 3 features through the CLI: filters, sorting, unseen tiles, warnings, the board
-view, CGP in and out, `scrab play`, Super Scrabble and custom rule files."""
+"""`scrab solve` beyond the move list, through the CLI: filters, sorting, unseen tiles,
+warnings, the board view, CGP in and out, Super Scrabble and custom rule files."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from click.testing import CliRunner
 from positions import placement, reference_args
 from reference import reference_moves
 
-from solver_cli.board import Board, parse_board
 from solver_cli.cli import cli
-from solver_cli.gaddag import build_gaddag
-from solver_cli.movegen import generate_moves
-from solver_cli.rules import load_rules
+from solver_cli.engine.board import Board
+from solver_cli.engine.movegen import generate_moves
+from solver_cli.engine.rules import load_rules
+from solver_cli.formats.boardfile import parse_board
+from solver_cli.lexicon.build import build_gaddag
 
-BOARDS = Path(__file__).resolve().parent.parent / "boards"
+BOARDS = Path(__file__).resolve().parents[2] / "boards"
 MIDGAME = str(BOARDS / "midgame.txt")
 
 
@@ -79,7 +80,7 @@ def test_sort_by_length_and_tiles(runner):
     tiles = [len(m["placed"]) for m in by_tiles]
     assert tiles == sorted(tiles, reverse=True) and tiles[0] == 7
     for group in (by_length, by_tiles):  # ties keep score order
-        for a, b in zip(group, group[1:]):
+        for a, b in zip(group, group[1:], strict=False):
             if (len(a["word"]), len(a["placed"])) == (len(b["word"]), len(b["placed"])):
                 assert a["score"] >= b["score"]
 
@@ -99,7 +100,9 @@ def test_unseen_tiles_are_distribution_minus_board_and_rack(runner):
     data = run_json(runner, "solve", MIDGAME, "--rack", "AEIRST?", "--top", "1")
     rules = load_rules("scrabble")
     board = (BOARDS / "midgame.txt").read_text().splitlines()
-    held = Counter(ch.upper() if ch.isupper() else "?" for line in board if not line.startswith("#") for ch in line if ch != ".")
+    held = Counter(
+        ch.upper() if ch.isupper() else "?" for line in board if not line.startswith("#") for ch in line if ch != "."
+    )
     held.update("AEIRST?")
     letters = "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     expected = {ch: rules.counts[i] - held[ch] for i, ch in enumerate(letters) if rules.counts[i] - held[ch] > 0}
@@ -124,7 +127,7 @@ def test_odd_boards_warn_but_still_solve(runner, tmp_path):
     rows[10] = "........ZZZ...."  # a second island, more Zs than the one in the set
     result = runner.invoke(cli, ["solve", write(tmp_path, "odd.txt", rows), "--rack", "AE", "--json"])
     assert result.exit_code == 0, result.output
-    warnings = [line for line in result.stderr.splitlines()]
+    warnings = list(result.stderr.splitlines())
     assert all(w.startswith("Warning: ") for w in warnings)
     text = "\n".join(warnings)
     assert "no tile covers the centre square H8" in text
@@ -169,57 +172,12 @@ def test_cgp_file_and_wrong_size(runner, tmp_path):
     assert small.exit_code == 2 and "the CGP board is 5x5, the scrabble board is 15x15" in small.stderr
 
 
-def test_play_checks_scores_and_writes_atomically(runner, tmp_path):
-    game = tmp_path / "game.txt"
-    game.write_text((BOARDS / "opening.txt").read_text())
-    result = runner.invoke(cli, ["play", str(game), "8D", "FORMATS", "--rack", "SQ", "-o", str(game)])
-    assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == ["8D FORMATS scores 12 (FORMATS 12)", "Leave: Q"]
-    assert game.read_text().splitlines()[7] == "...FORMATS....."
-    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]  # no temporary file left
-    # A down play through a board tile, written with parentheses, with a blank.
-    data = run_json(runner, "play", str(game), "I7", "a(T)e", "--rack", "??")
-    assert data["word"] == "aTe" and data["score"] == 1 and [w["word"] for w in data["words"]] == ["aTe"]
-    assert data["board"][6][8] == "a" and data["board"][8][8] == "e"
-
-
-@pytest.mark.parametrize(
-    "args, code, message",
-    [
-        (["9D", "ZA"], 1, "illegal move: not in kjxqz: FZ, OA"),
-        (["1A", "QI"], 1, "does not touch any tile"),
-        (["8D", "FORMATS", "--rack", "Q"], 1, "the rack Q does not hold the tiles S"),
-        (["8E", "ORMATS"], 1, "the tiles make FORMATS at 8D, not ORMATS at 8E"),
-        (["8D", "FXRMATS"], 2, "square E8 holds O, not X"),
-        (["Q8", "AB"], 2, "off the 15x15 board"),
-        (["8H8", "AB"], 2, "bad position '8H8'"),
-        (["8D", "F(OR"], 2, "unbalanced parentheses"),
-    ],
-)
-def test_play_rejects_bad_moves_and_leaves_the_file(runner, tmp_path, args, code, message):
-    game = tmp_path / "game.txt"
-    original = (BOARDS / "opening.txt").read_text()
-    game.write_text(original)
-    result = runner.invoke(cli, ["play", str(game), *args, "-o", str(game)])
-    assert result.exit_code == code, result.output
-    assert message in result.stderr and result.stdout == ""
-    assert game.read_text() == original
-
-
-def test_play_without_output_prints_the_new_board(runner):
-    result = runner.invoke(cli, ["play", str(BOARDS / "empty.txt"), "H7", "QI"])
-    assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0] == "H7 QI scores 22 (QI 22)"  # (10 + 1) x 2 on the centre
-    assert lines[7][7] == "Q" and lines[8][7] == "I" and len(lines) == 16
-
-
 def test_super_scrabble_against_the_reference(small_words, small_gaddag):
     rules = load_rules("super")
     assert (rules.rows, rules.cols, rules.tile_total, rules.counts[0]) == (21, 21, 200, 4)
     words = set(small_words)
     board = Board.empty(rules)
-    for turn, rack_text in enumerate(["RETAINS", "QUIZ?ED", "AEIOU?S", "STRANGE"]):
+    for _turn, rack_text in enumerate(["RETAINS", "QUIZ?ED", "AEIOU?S", "STRANGE"]):
         rack = [0] * 27
         for ch in rack_text:
             rack[0 if ch == "?" else ord(ch) - 64] += 1
@@ -239,7 +197,9 @@ def test_custom_rules_file(tmp_path, runner):
     rules_file.write_text(
         'name = "mini"\nrack_size = 5\nbingo_bonus = 20\ncentre = "C3"\n'
         'layout = ["T...T", ".q.Q.", "..D..", ".Q.q.", "T...T"]\n'
-        "[tiles]\n" + "".join(f'{ch} = [2, {i % 5 + 1}]\n' for i, ch in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) + '"?" = [1, 0]\n'
+        "[tiles]\n"
+        + "".join(f"{ch} = [2, {i % 5 + 1}]\n" for i, ch in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        + '"?" = [1, 0]\n'
     )
     rules = load_rules(str(rules_file))
     words = ["AT", "TA", "CAT", "ACT", "TACT", "SCAT", "CATS", "ACTS", "CAST", "CASTS"]
@@ -251,6 +211,8 @@ def test_custom_rules_file(tmp_path, runner):
     mine = {placement(board, d, li, st, co): s for s, d, li, st, co in generate_moves(board, rack, gaddag, rules)}
     assert mine == reference_moves(board.to_rows(), "STC?", set(words), **reference_args(rules))
     assert mine  # e.g. CATS, SCAT, TACT...
-    result = runner.invoke(cli, ["solve", "-", "--rules", str(rules_file), "--rack", "SAT", "--json"], input=".....\n" * 5)
+    result = runner.invoke(
+        cli, ["solve", "-", "--rules", str(rules_file), "--rack", "SAT", "--json"], input=".....\n" * 5
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["rules"] == "mini"

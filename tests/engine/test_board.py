@@ -1,8 +1,10 @@
 import pytest
 
-from solver_cli.alphabet import BLANK_BIT, CODE, parse_rack, rack_text
-from solver_cli.board import Board, anchors, cross_checks, parse_board
+from solver_cli.engine.alphabet import BLANK_BIT, CODE, parse_rack, rack_text
+from solver_cli.engine.board import Board, anchors
+from solver_cli.engine.crosscheck import cross_checks
 from solver_cli.errors import InputError
+from solver_cli.formats.boardfile import parse_board
 
 EMPTY = "\n".join(["." * 15] * 15) + "\n"
 
@@ -60,7 +62,29 @@ def test_cross_checks_use_the_lexicon(scrabble, small_gaddag):
     masks, scores = cross_checks(board, small_gaddag, scrabble.values, down=True)
     left = 7 * 15 + 5
     allowed = {chr(64 + c) for c in range(1, 27) if masks[left] >> c & 1}
-    assert allowed == {w[0] for w in ("BAT", "CAT", "EAT", "FAT", "GAT", "HAT", "KAT", "LAT", "MAT", "OAT", "PAT", "QAT", "RAT", "SAT", "TAT", "VAT", "WAT") if small_gaddag.contains(w)}
+    assert allowed == {
+        w[0]
+        for w in (
+            "BAT",
+            "CAT",
+            "EAT",
+            "FAT",
+            "GAT",
+            "HAT",
+            "KAT",
+            "LAT",
+            "MAT",
+            "OAT",
+            "PAT",
+            "QAT",
+            "RAT",
+            "SAT",
+            "TAT",
+            "VAT",
+            "WAT",
+        )
+        if small_gaddag.contains(w)
+    }
     assert scores[left] == 2  # A + T face values
     assert scores[7 * 15 + 4] == -1  # no perpendicular neighbour: anything goes
     # A blank on the board counts 0 toward the cross score.

@@ -7,14 +7,14 @@ from pathlib import Path
 from click.testing import CliRunner
 from positions import played_position, random_rack
 
-from solver_cli.board import anchors
 from solver_cli.cli import cli
-from solver_cli.explain import explain_play
-from solver_cli.play import check_play
-from solver_cli.rules import load_rules
-from solver_cli.solver import solve
+from solver_cli.engine.board import anchors
+from solver_cli.engine.explain import explain_play
+from solver_cli.engine.play import check_play
+from solver_cli.engine.ranking import solve
+from solver_cli.engine.rules import load_rules
 
-BOARDS = Path(__file__).resolve().parent.parent / "boards"
+BOARDS = Path(__file__).resolve().parents[2] / "boards"
 
 
 def test_trace_reconstructs_every_sampled_move(small_gaddag, small_words):
@@ -40,9 +40,7 @@ def test_trace_reconstructs_every_sampled_move(small_gaddag, small_words):
             assert along[-1].accepts and trace.score == move.score
             assert (len(trace.steps) > n_left and trace.steps[n_left].phase == "separator") == bool(trace.suffix)
             # The anchor is the leftmost placed square that is an anchor.
-            placed_anchor_squares = sorted(
-                (t.row, t.col) for t in move.placed if flags[t.row * rules.cols + t.col]
-            )
+            placed_anchor_squares = sorted((t.row, t.col) for t in move.placed if flags[t.row * rules.cols + t.col])
             first = placed_anchor_squares[0]
             assert trace.anchor == f"{chr(65 + first[1])}{first[0] + 1}"
             assert trace.steps[-1].rack_left == move.leave
@@ -63,11 +61,15 @@ def test_trace_reconstructs_every_sampled_move(small_gaddag, small_words):
 def test_explain_cli_by_rank_and_by_notation(full_lexicon):
     runner = CliRunner()
     board = str(BOARDS / "midgame.txt")
-    ranked = json.loads(runner.invoke(cli, ["solve", board, "--rack", "RETAINS", "--top", "1", "--json"]).stdout)["moves"][0]
+    ranked = json.loads(runner.invoke(cli, ["solve", board, "--rack", "RETAINS", "--top", "1", "--json"]).stdout)[
+        "moves"
+    ][0]
     by_rank = runner.invoke(cli, ["explain", board, "--rack", "RETAINS", "1", "--json"])
     assert by_rank.exit_code == 0, by_rank.output
     data = json.loads(by_rank.stdout)
-    assert data["position"] == ranked["position"] and data["word"] == ranked["word"] and data["score"] == ranked["score"]
+    assert (
+        data["position"] == ranked["position"] and data["word"] == ranked["word"] and data["score"] == ranked["score"]
+    )
     by_move = runner.invoke(cli, ["explain", board, "--rack", "RETAINS", ranked["position"], ranked["word"], "--json"])
     assert json.loads(by_move.stdout) == data
     table = runner.invoke(cli, ["explain", board, "--rack", "RETAINS", "1"])

@@ -14,8 +14,8 @@ import pytest
 from positions import placement, played_position, rack_text, random_rack, reference_args, scattered_position
 from reference import reference_moves
 
-from solver_cli.movegen import generate_moves
-from solver_cli.rules import load_rules
+from solver_cli.engine.movegen import generate_moves
+from solver_cli.engine.rules import load_rules
 
 RULES = {"scrabble": load_rules("scrabble"), "wwf": load_rules("wwf")}
 CHUNKS = 25
@@ -71,7 +71,7 @@ def test_random_positions_full_lexicon(seed, full_lexicon, full_words):
 
 
 def test_hand_made_positions(small_words, small_gaddag):
-    from solver_cli.board import Board
+    from solver_cli.engine.board import Board
 
     words = set(small_words)
     rules = RULES["scrabble"]
@@ -98,8 +98,8 @@ def test_empty_board_mirrored_and_not(small_words, small_gaddag):
     that is not symmetric about the diagonal through the centre is searched both ways."""
     import dataclasses
 
-    from solver_cli.board import Board
-    from solver_cli.movegen import _mirror_symmetric
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.movegen import _mirror_symmetric
 
     words = set(small_words)
     base = RULES["scrabble"]

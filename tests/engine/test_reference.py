@@ -7,14 +7,9 @@ Standard English Scrabble: 15x15 premium layout, tile values, bingo 50, rack 7, 
 from __future__ import annotations
 
 import itertools
-import os
-import sys
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from reference import apply_placement, board_words, reference_moves, reference_score  # noqa: E402
+from reference import apply_placement, board_words, reference_moves, reference_score
 
 # Standard 15x15 layout. T/D = triple/double word, t/d = triple/double letter; the
 # centre (7, 7) is a double word square.
@@ -92,7 +87,7 @@ def test_standard_layout_sanity():
     assert len(STANDARD_PREMIUMS) == 15 and all(len(r) == 15 for r in STANDARD_PREMIUMS)
     # 8 TW, 17 DW (16 + centre), 12 TL, 24 DL; symmetric under both mirrors.
     assert (flat.count("T"), flat.count("D"), flat.count("t"), flat.count("d")) == (8, 17, 12, 24)
-    assert STANDARD_PREMIUMS == STANDARD_PREMIUMS[::-1]
+    assert STANDARD_PREMIUMS[::-1] == STANDARD_PREMIUMS
     assert all(row == row[::-1] for row in STANDARD_PREMIUMS)
     assert STANDARD_PREMIUMS[7][7] == "D"
 
@@ -172,9 +167,7 @@ def test_two_triple_words_multiply_by_nine():
     # U (0,0) TW, M, B, R (0,3) DL, [E], L, L, A (0,7) TW; 7 tiles placed -> bingo.
     # U1 M3 B3 R1*2 E1 L1 L1 A1 = 13; x3 x3 = 117; + 50 = 167.
     board = make_board(down=[("EH", 0, 4)])
-    placement = tiles(
-        (0, 0, "U"), (0, 1, "M"), (0, 2, "B"), (0, 3, "R"), (0, 5, "L"), (0, 6, "L"), (0, 7, "A")
-    )
+    placement = tiles((0, 0, "U"), (0, 1, "M"), (0, 2, "B"), (0, 3, "R"), (0, 5, "L"), (0, 6, "L"), (0, 7, "A"))
     assert score(board, placement) == 167
     # It is the only move: UMBRELLA needs the board's E; any other contact would make a
     # cross-word such as "EE", "HX" or "EHX" that is not in the lexicon.
@@ -340,9 +333,7 @@ def test_illegal_placements_are_excluded():
     # Every move found touches an existing tile.
     for placement in result:
         assert any(
-            board[r + dr][c + dc] != "."
-            for r, c, _, _ in placement
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            board[r + dr][c + dc] != "." for r, c, _, _ in placement for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
         )
 
 
@@ -431,7 +422,7 @@ def _naive_moves(board, rack, words, premiums, values, bingo, rack_size, centre)
                     ]
                     for letters in itertools.product(*options):
                         placement = frozenset(
-                            (r, c, ch, blank) for (r, c), (ch, blank) in zip(squares, letters)
+                            (r, c, ch, blank) for (r, c), (ch, blank) in zip(squares, letters, strict=False)
                         )
                         if placement in found:
                             continue

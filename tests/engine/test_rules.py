@@ -1,7 +1,7 @@
 import pytest
 
+from solver_cli.engine.rules import load_rules, parse_rules, shipped_rule_sets
 from solver_cli.errors import RulesError
-from solver_cli.rules import load_rules, parse_rules, shipped_rule_sets
 
 
 @pytest.mark.parametrize("name", ["scrabble", "wwf"])
@@ -20,10 +20,24 @@ def test_shipped_rule_sets_are_listed():
     assert {"scrabble", "wwf"} <= set(shipped_rule_sets())
 
 
+@pytest.mark.parametrize("spelling", ["WWF", "Wwf", "wWf"])
+def test_shipped_names_in_any_case(spelling):
+    from solver_cli import api
+
+    assert load_rules(spelling) == load_rules("wwf")
+    assert load_rules(spelling).name == "wwf" and api.load_rules(spelling) is api.load_rules("wwf")
+
+
+def test_empty_rule_set_name_says_so():
+    for name in ("", "   "):
+        with pytest.raises(RulesError, match="empty rule-set name: give a shipped rule set .*super.* or a .toml file"):
+            load_rules(name)
+
+
 def test_scrabble_tiles_values_and_premiums():
     rules = load_rules("scrabble")
     assert rules.tile_total == 100 and rules.counts[0] == 2
-    assert sum(c * v for c, v in zip(rules.counts, rules.values)) == 187  # standard set
+    assert sum(c * v for c, v in zip(rules.counts, rules.values, strict=False)) == 187  # standard set
     assert rules.bingo_bonus == 50 and rules.rack_size == 7
     assert rules.centre == (7, 7)
     flat = "".join(rules.layout)

@@ -4,14 +4,16 @@ from dataclasses import replace
 
 import pytest
 
-from solver_cli.alphabet import parse_rack
-from solver_cli.board import Board
+from solver_cli.engine.alphabet import parse_rack
+from solver_cli.engine.board import Board
+from solver_cli.engine.ranking import solve
+from solver_cli.engine.scoring import Tile, score_placement
 from solver_cli.errors import InputError
-from solver_cli.gaddag import build_gaddag
-from solver_cli.scoring import Tile, score_placement
-from solver_cli.solver import solve
+from solver_cli.lexicon.build import build_gaddag
 
-WORDS = sorted({"ABDICATE", "CARE", "CARES", "AS", "ZA", "QI", "XI", "AX", "EX", "OX", "JO", "RETAINS", "STAINER", "TA", "AT"})
+WORDS = sorted(
+    {"ABDICATE", "CARE", "CARES", "AS", "ZA", "QI", "XI", "AX", "EX", "OX", "JO", "RETAINS", "STAINER", "TA", "AT"}
+)
 GADDAG = build_gaddag(WORDS)
 
 

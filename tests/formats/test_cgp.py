@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver_cli.board import parse_board
-from solver_cli.cgp import (
+from solver_cli.errors import InputError
+from solver_cli.formats.boardfile import parse_board
+from solver_cli.formats.cgp import (
     Position,
     board_rows_to_cgp,
     format_cgp,
     looks_like_cgp,
     parse_cgp,
 )
-from solver_cli.errors import InputError
 
-BOARDS = Path(__file__).resolve().parent.parent / "boards"
+BOARDS = Path(__file__).resolve().parents[2] / "boards"
 EMPTY_15 = "/".join(["15"] * 15)
 UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -172,7 +172,9 @@ KNOWN = ("lex", "bb", "bdn", "ld", "var")
 OP_NAME = st.text(alphabet=UPPER.lower() + "0123456789_-.:", min_size=1, max_size=6).filter(lambda s: s not in KNOWN)
 # Values: anything one line long with no ';' and no whitespace at either end (tabs, unicode...).
 OP_VALUE = st.text(
-    alphabet=st.characters(blacklist_characters=";\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", blacklist_categories=("Cs",)),
+    alphabet=st.characters(
+        blacklist_characters=";\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", blacklist_categories=("Cs",)
+    ),
     max_size=12,
 ).filter(lambda s: s == s.strip())
 WORD = st.text(alphabet=UPPER + UPPER.lower() + "0123456789", min_size=1, max_size=10)
@@ -203,7 +205,9 @@ def option_dicts(draw):
 def positions(draw):
     players = draw(st.integers(1, 4))
     racks = draw(
-        st.lists(st.text(alphabet=UPPER + "?", max_size=9), min_size=players, max_size=players).filter(lambda r: r != [""])
+        st.lists(st.text(alphabet=UPPER + "?", max_size=9), min_size=players, max_size=players).filter(
+            lambda r: r != [""]
+        )
     )
     scores = draw(st.lists(st.integers(-(10**6), 10**6), min_size=players, max_size=players))
     return Position(draw(boards()), racks, scores, draw(st.integers(0, 10**4)), draw(option_dicts()))
@@ -288,7 +292,10 @@ def test_does_not_look_like_cgp(text):
     [
         ("", "CGP: no position (the text is empty)"),
         ("  \n# comment only\n\n", "CGP: no position (the text is empty)"),
-        (f"# c\n{EMPTY_15} A/ 0/0 0\n\n{EMPTY_15} A/ 0/0 0\n", "CGP: more than one line (line 4 is neither blank nor a '#' comment)"),
+        (
+            f"# c\n{EMPTY_15} A/ 0/0 0\n\n{EMPTY_15} A/ 0/0 0\n",
+            "CGP: more than one line (line 4 is neither blank nor a '#' comment)",
+        ),
         (EMPTY_15, "CGP: no racks field after the board"),
         (f"{EMPTY_15} A/", "CGP: no scores field after the racks"),
         (f"{EMPTY_15} A/ 0/0", "CGP: no zero-turns field after the scores"),
@@ -376,7 +383,10 @@ def test_errors_name_the_source():
         (Position(["..."], ["A", ""], [0, 0], 0, {"x": "a;b"}), "opcode 'x' has a value CGP cannot hold: 'a;b'"),
         (Position(["..."], ["A", ""], [0, 0], 0, {"x": " a"}), "opcode 'x' has a value CGP cannot hold: ' a'"),
         (Position(["..."], ["A", ""], [0, 0], 0, {"x": "a\nb"}), "opcode 'x' has a value CGP cannot hold: 'a\\nb'"),
-        (Position(["..."], ["A", ""], [0, 0], 0, {"x": "a\u2028b"}), "opcode 'x' has a value CGP cannot hold: 'a\\u2028b'"),
+        (
+            Position(["..."], ["A", ""], [0, 0], 0, {"x": "a\u2028b"}),
+            "opcode 'x' has a value CGP cannot hold: 'a\\u2028b'",
+        ),
         (Position(["..."], ["A", ""], [0, 0], 0, {"lex": ""}), "opcode 'lex' needs a value"),
         (Position(["..."], ["A", ""], [0, 0], 0, {"bb": "x"}), "opcode 'bb' needs an integer, got 'x'"),
     ],

@@ -8,10 +8,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from solver_cli import boggle as bg
 from solver_cli.cli import cli
 from solver_cli.errors import InputError
-from solver_cli.gaddag import build_gaddag
+from solver_cli.games import boggle as bg
+from solver_cli.lexicon.build import build_gaddag
 
 # ---------------------------------------------------------------------------------------
 # The reference: for each word of a list, a plain backtracking search for a path that
@@ -63,11 +63,7 @@ def ref_traceable(faces: tuple[str, ...], n: int, word: str) -> bool:
 
 def ref_words(grid: bg.Grid, words: list[str], min_length: int) -> set[str]:
     letters = set("".join(grid.faces))
-    return {
-        w
-        for w in words
-        if len(w) >= min_length and set(w) <= letters and ref_traceable(grid.faces, grid.size, w)
-    }
+    return {w for w in words if len(w) >= min_length and set(w) <= letters and ref_traceable(grid.faces, grid.size, w)}
 
 
 REF_SCORE = {2: 1, 3: 1, 4: 1, 5: 2, 6: 3, 7: 5, 8: 11, 9: 11, 12: 11, 15: 11}
@@ -85,7 +81,7 @@ def check_result(result: bg.BoggleResult, expected: set[str]) -> None:
         cells = [r * n + c for r, c in found.path]
         assert len(set(cells)) == len(cells)  # no die twice
         assert "".join(grid.faces[c] for c in cells) == found.word
-        for a, b in zip(cells, cells[1:]):
+        for a, b in zip(cells, cells[1:], strict=False):
             assert max(abs(a // n - b // n), abs(a % n - b % n)) == 1
 
 
@@ -146,8 +142,31 @@ def test_matches_brute_force_with_the_full_lexicon(full_lexicon, full_words, n):
 # ---------------------------------------------------------------------------------------
 # Hand-checked cases
 
-WORDS = ["CAT", "ACT", "TACT", "TAT", "AT", "QUEEN", "QUA", "QI", "QUIT", "THE", "THEN", "TEN", "NET",
-         "ABBA", "SEEN", "STAR", "RATS", "ARTS", "TSAR", "ANTE", "ERA", "TEA", "ANT"]
+WORDS = [
+    "CAT",
+    "ACT",
+    "TACT",
+    "TAT",
+    "AT",
+    "QUEEN",
+    "QUA",
+    "QI",
+    "QUIT",
+    "THE",
+    "THEN",
+    "TEN",
+    "NET",
+    "ABBA",
+    "SEEN",
+    "STAR",
+    "RATS",
+    "ARTS",
+    "TSAR",
+    "ANTE",
+    "ERA",
+    "TEA",
+    "ANT",
+]
 
 
 @pytest.fixture(scope="module")
@@ -309,7 +328,11 @@ def test_grid_text_round_trips(n):
         ("ABCD/EFGH/IJKL/MNOP/QRST", None, "row 5: more than 4 rows"),
         ("ABCD/EFG/IJKL/MNOP", None, "row 2: row has 3 dice, expected 4"),
         ("ABCD/EFGH/IJKL/MNQUP", None, None),  # Qu is one die: this one is fine
-        ("ABCD/EFGH/IJKL/MNQUPX", None, "row 4: row has 5 dice, expected 4 like row 1 (the grid must be square); note that Qu"),
+        (
+            "ABCD/EFGH/IJKL/MNQUPX",
+            None,
+            "row 4: row has 5 dice, expected 4 like row 1 (the grid must be square); note that Qu",
+        ),
         ("ABCD/E1GH/IJKL/MNOP", None, "row 2, column 2: unexpected character '1'"),
         ("ABCD/EFGH/IJKL/MNOP/", None, "row 5: empty row"),
         ("AB[ThCD/EFGH/IJKL/MNOP", None, "row 1, column 3: '[' without a closing ']'"),
@@ -433,7 +456,18 @@ def test_cli_json_shape(runner, full_lexicon, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     data = json.loads(result.stdout)
-    assert set(data) == {"grid", "grid_text", "size", "lexicon", "min_length", "words", "word_count", "total", "seed", "dice"}
+    assert set(data) == {
+        "grid",
+        "grid_text",
+        "size",
+        "lexicon",
+        "min_length",
+        "words",
+        "word_count",
+        "total",
+        "seed",
+        "dice",
+    }
     assert data["grid"][4] == ["A", "T", "O", "N", "E"] and data["size"] == 5
     assert data["lexicon"] == "kjxqz" and data["min_length"] == 4 and data["seed"] is None and data["dice"] is None
     assert data["word_count"] == len(data["words"]) > 100

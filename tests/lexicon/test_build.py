@@ -1,8 +1,18 @@
+"""The GADDAG's language, membership and minimality, for both builders (the native one and
+its pure-Python twin); tests/lexicon/test_build_native.py checks that they agree entry for entry."""
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver_cli.alphabet import LETTERS
-from solver_cli.gaddag import FINAL, build_gaddag
+from solver_cli.engine.alphabet import LETTERS
+from solver_cli.engine.gaddag import FINAL
+from solver_cli.lexicon.build import NATIVE_BUILT, build_gaddag
+
+BUILDERS = [
+    "python",
+    pytest.param("native", marks=pytest.mark.skipif(not NATIVE_BUILT, reason="the native builder is not built")),
+]
 
 
 def language(g):
@@ -50,35 +60,39 @@ words_strategy = st.lists(st.text(alphabet="ABCDE", min_size=2, max_size=7), min
 )
 
 
+@pytest.mark.parametrize("builder", BUILDERS)
 @settings(max_examples=300, deadline=None)
-@given(words_strategy)
-def test_gaddag_spells_exactly_gordons_language(words):
-    g = build_gaddag(words)
+@given(words=words_strategy)
+def test_gaddag_spells_exactly_gordons_language(builder, words):
+    g = build_gaddag(words, builder=builder)
     assert language(g) == gordon_language(words)
 
 
+@pytest.mark.parametrize("builder", BUILDERS)
 @settings(max_examples=200, deadline=None)
-@given(words_strategy, st.text(alphabet="ABCDEF", min_size=0, max_size=8))
-def test_membership_through_the_shared_dawg(words, probe):
-    g = build_gaddag(words)
+@given(words=words_strategy, probe=st.text(alphabet="ABCDEF", min_size=0, max_size=8))
+def test_membership_through_the_shared_dawg(builder, words, probe):
+    g = build_gaddag(words, builder=builder)
     assert g.contains(probe) == (probe in words)
     for w in words:
         assert g.contains(w) and g.contains(w.lower())
 
 
+@pytest.mark.parametrize("builder", BUILDERS)
 @settings(max_examples=150, deadline=None)
-@given(words_strategy)
-def test_no_two_states_are_equal(words):
+@given(words=words_strategy)
+def test_no_two_states_are_equal(builder, words):
     # Children are registered before parents, so two equal (mask, children) nodes would
     # mean two states with the same right language: the automaton would not be minimal.
-    g = build_gaddag(words)
+    g = build_gaddag(words, builder=builder)
     nodes = [node for _, node in states(g)]
     assert len(nodes) == len(set(nodes)) == g.state_count
     assert sum(len(n) - 1 for n in nodes) == g.arc_count
 
 
-def test_real_lexicon_sizes_and_sharing(small_words, small_gaddag):
-    g = small_gaddag
+@pytest.mark.parametrize("builder", BUILDERS)
+def test_real_lexicon_sizes_and_sharing(builder, small_words):
+    g = build_gaddag(small_words, builder=builder)
     assert g.state_count + g.arc_count == len(g.nodes)
     # Minimization shares a lot: far fewer arcs than letters in all GADDAG strings.
     letters = sum(len(w) * (len(w) + 1) for w in small_words)

@@ -1,4 +1,4 @@
-"""Word look-ups (``solver_cli.lookup``) and their commands (``hooks``, ``anagram``, ``pattern``,
+"""Word look-ups (``solver_cli.lexicon.lookup``) and their commands (``hooks``, ``anagram``, ``pattern``,
 ``check``).
 
 The library walks the GADDAG; every query is checked against a brute-force scan of the word
@@ -20,10 +20,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver_cli import lookup
-from solver_cli.alphabet import parse_rack
 from solver_cli.cli import cli
+from solver_cli.engine.alphabet import parse_rack
 from solver_cli.errors import InputError
+from solver_cli.lexicon import lookup
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BAG = "AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWWXYYZ"
@@ -142,9 +142,11 @@ def random_rack(rng: random.Random, blanks: int, size: int) -> str:
     return "".join(rng.sample(BAG, size - blanks)) + "?" * blanks
 
 
-racks = st.tuples(
-    st.lists(st.sampled_from(BAG), min_size=0, max_size=7), st.integers(0, 2)
-).map(lambda t: "".join(t[0][: 7 - t[1]]) + "?" * t[1]).filter(bool)
+racks = (
+    st.tuples(st.lists(st.sampled_from(BAG), min_size=0, max_size=7), st.integers(0, 2))
+    .map(lambda t: "".join(t[0][: 7 - t[1]]) + "?" * t[1])
+    .filter(bool)
+)
 
 
 # ------------------------------------------------------------------ the blank rule itself
@@ -358,7 +360,33 @@ def test_bad_words_and_board_letters():
         lookup.parse_word("")
     with pytest.raises(InputError, match="board letter"):
         lookup.parse_board_letters(["R", "?"])
-    assert lookup.parse_board_letters(["r", "E"]) == "RE" == lookup.parse_board_letters(["RE"])
+    assert lookup.parse_board_letters(["R", "E"]) == "RE" == lookup.parse_board_letters(["RE"])
+    # a lowercase board letter is a blank on the board, as in a board file: the case is kept
+    assert lookup.parse_board_letters(["r", "E"]) == "rE" == lookup.parse_board_letters([" rE "])
+
+
+@pytest.mark.parametrize("board, rack", [("e", "AEIRST?"), ("rE", "ST?"), ("Re", "ST?"), ("za", "EKNRS")])
+def test_board_words_through_a_blank_on_the_board(full_lexicon, full_words, scrabble, board, rack):
+    """A blank on the board spells the same words as the natural tile, shown lowercase there
+    and worth 0: the brute-force reference for the natural letters, with those changes."""
+    natural = ref_board(full_words, board.upper(), rack, scrabble.values)
+    expected = []
+    for word, display, score, at in natural:
+        for offset in at:  # each place the board letters can sit is one way to show the word
+            chars = list(display)
+            lost = 0
+            for i, ch in enumerate(board):
+                if ch.islower():
+                    chars[offset + i] = chars[offset + i].lower()
+                    lost += scrabble.values[ord(ch.upper()) - 64]
+            expected.append((word, "".join(chars), score - lost, offset))
+    result = lookup.board_words(full_lexicon.gaddag, board, counts_of(rack), scrabble.values)
+    assert expected and result
+    shown = {(f.word, f.display, f.score, offset) for f in result for offset in f.at}
+    assert shown == set(expected)
+    assert all(f.score == lookup.face_score(f.display, scrabble.values) for f in result)
+    keys = [(-f.score, -len(f.word), f.word, f.display) for f in result]
+    assert keys == sorted(keys)
     with pytest.raises(InputError, match="has 8 tiles"):
         parse_rack("ABCDEFG?", 7)
 
@@ -490,3 +518,37 @@ def test_bad_input_is_one_line_and_exit_2(runner, args, message):
 def test_check_needs_a_word(runner):
     result = runner.invoke(cli, ["check"])
     assert result.exit_code == 2 and "Missing argument" in result.stderr
+
+
+# ------------------------------------------------------------------ many stars (issue #15, item 10)
+
+MANY_STARS = ["*?*?*?*?*", "*A*E*I*", "?*?*?*?*?*?*?", "*S*S*", "*?*A*?*E*?*"]
+
+
+@pytest.mark.parametrize("pattern", MANY_STARS)
+@pytest.mark.parametrize("rack", [None, "AEST?", "ST??"])
+def test_patterns_with_many_stars_match_brute_force(small_gaddag, small_words, scrabble, pattern, rack):
+    counts = None if rack is None else counts_of(rack)
+    result = lookup.pattern_words(small_gaddag, lookup.parse_pattern(pattern), scrabble.values, counts)
+    assert got(result) == ref_pattern(small_words, pattern, scrabble.values, rack), (pattern, rack)
+
+
+def test_patterns_with_many_stars_do_not_blow_up_on_the_full_list(tmp_path):
+    """Matching is linear in the automaton walked, not exponential in the stars: a pattern of
+    fifteen stars answers like one star does. (Before, '*?*?*?*?*' took 109 s; this one would
+    not have finished.) The timeout catches a hang; it is not a speed test."""
+    import os
+    import subprocess
+    import sys
+
+    for letters, extra in ((15, []), (7, ["--rack", "AEIRST?"])):
+        proc = subprocess.run(
+            [sys.executable, "-m", "solver_cli", "pattern", "*?" * letters + "*", "--json", "--top", "3", *extra],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env=dict(os.environ),
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        data = json.loads(proc.stdout)
+        assert data["total"] > 0 and all(len(w["word"]) >= letters for w in data["words"])

@@ -1,0 +1,265 @@
+"""The public Python API: what a script does with scrab, in a few checked calls.
+
+Everything here is re-exported from ``solver_cli`` itself (``import solver_cli as scrab``).
+Arguments are checked at this boundary: a wrong one raises the library's own
+``InputError`` (or ``LexiconError`` / ``RulesError``) with a message naming the bad value,
+never an ``IndexError`` from deep inside. Rules and lexicons may be given by name; names are
+loaded once per process and kept.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT, Rack
+from solver_cli.engine.board import Board
+from solver_cli.engine.play import Play
+from solver_cli.engine.play import apply_play as _apply_play
+from solver_cli.engine.play import check_play as _check_play
+from solver_cli.engine.ranking import Solution, make_filters
+from solver_cli.engine.ranking import solve as _solve
+from solver_cli.engine.rules import Rules, shipped_rule_name
+from solver_cli.engine.rules import load_rules as _load_rules
+from solver_cli.errors import InputError, LexiconError
+from solver_cli.formats.position import LoadedPosition
+from solver_cli.formats.position import parse_position as _parse_position
+from solver_cli.formats.position import read_position as _read_position
+from solver_cli.lexicon import Lexicon
+from solver_cli.lexicon import load_lexicon as _load_lexicon
+from solver_cli.lexicon import lookup as _lookup
+from solver_cli.lexicon.wordlist import shipped_lexicon_name
+
+RulesArg = Rules | str
+LexiconArg = Lexicon | str | Path | None
+RackArg = Rack | str | Sequence[int]
+
+
+@functools.cache
+def _shipped_rules(name: str) -> Rules:
+    return _load_rules(name)
+
+
+def load_rules(name_or_path: str | Path = "scrabble") -> Rules:
+    """A shipped rule set by name (``scrabble``, ``wwf``, ``super``) or a TOML file by path.
+    Shipped rule sets are read once per process; a file is read at every call."""
+    if not isinstance(name_or_path, str | Path):
+        raise InputError(f"rules must be a name or a path, not {type(name_or_path).__name__}")
+    name = str(name_or_path)
+    shipped = shipped_rule_name(name)
+    return _shipped_rules(shipped) if shipped is not None else _load_rules(name)
+
+
+def _rules(rules: RulesArg) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    return load_rules(rules)
+
+
+@functools.cache
+def _shipped_lexicon(name: str | None, max_length: int) -> Lexicon:
+    return _load_lexicon(name, max_length)
+
+
+def load_lexicon(name_or_path: str | Path | None = None, rules: RulesArg = "scrabble") -> Lexicon:
+    """A shipped word list by name (``kjxqz``, the default, or ``sowpods``) or a word-list
+    file, for words up to the longest line of ``rules``' board. The GADDAG is built on
+    first use and cached in the user's cache folder; later calls load it in milliseconds,
+    and a shipped list is loaded once per process."""
+    if name_or_path is not None and not isinstance(name_or_path, str | Path):
+        raise InputError(f"a lexicon is a name or a path, not {type(name_or_path).__name__}")
+    max_length = _rules(rules).max_side
+    name = None if name_or_path is None else str(name_or_path)
+    shipped = None if name is None else shipped_lexicon_name(name)
+    if name is None or shipped is not None:
+        return _shipped_lexicon(shipped, max_length)
+    return _load_lexicon(name, max_length)  # a file may change between calls: its cache decides
+
+
+def _lexicon(lexicon: LexiconArg, rules: Rules, *, for_board: bool = True) -> Lexicon:
+    if lexicon is None or isinstance(lexicon, str | Path):
+        return load_lexicon(lexicon, rules)
+    if not isinstance(lexicon, Lexicon):
+        raise InputError(f"lexicon must be a Lexicon (from load_lexicon) or a name, not {type(lexicon).__name__}")
+    if for_board and lexicon.max_length < rules.max_side:
+        raise LexiconError(
+            f"lexicon {lexicon.name} holds words up to {lexicon.max_length} letters; the {rules.name} board "
+            f"needs {rules.max_side}: load it with load_lexicon({lexicon.name!r}, rules)"
+        )
+    return lexicon
+
+
+def read_position(source: str | Path, rules: RulesArg = "scrabble") -> LoadedPosition:
+    """A position from a board file, a file holding a CGP string, a CGP string, or ``-``
+    (standard input). ``.board`` is the board; ``.rack`` the rack a CGP position names."""
+    if not isinstance(source, str | Path):
+        raise InputError(f"a position is a file path or a CGP string, not {type(source).__name__}")
+    return _read_position(str(source), _rules(rules))
+
+
+def parse_board(text: str, rules: RulesArg = "scrabble") -> Board:
+    """A board from text: a board file's content (15 lines of ``.``, ``A``-``Z``, blanks
+    ``a``-``z``) or a CGP string."""
+    if not isinstance(text, str):
+        raise InputError(f"board text must be a string, not {type(text).__name__}")
+    return _parse_position(text, _rules(rules), "board").board
+
+
+def make_rack(rack: RackArg, rules: RulesArg = "scrabble") -> Rack:
+    """A rack from text (``AEIRST?``, ``?`` a blank, any case) or 27 counts (index 0 the
+    blanks, then A..Z), checked against the rule set's rack size."""
+    size = _rules(rules).rack_size
+    counts: Sequence[int]
+    if isinstance(rack, Rack):
+        counts = rack.counts
+    elif isinstance(rack, str):
+        return Rack.parse(rack, size)
+    elif isinstance(rack, list | tuple):
+        counts = rack
+    else:
+        raise InputError(f"a rack is letters such as 'AEIRST?' or 27 counts, not {type(rack).__name__}")
+    if len(counts) != ALPHABET_SIZE + 1 or not all(isinstance(n, int) and n >= 0 for n in counts):
+        raise InputError("rack counts must be 27 non-negative integers: blanks first, then A..Z")
+    if sum(counts) > size:
+        raise InputError(f"rack has {sum(counts)} tiles; a rack holds at most {size}")
+    return Rack(tuple(counts))
+
+
+def _board(board: Board | LoadedPosition, rules: Rules) -> Board:
+    if isinstance(board, LoadedPosition):
+        board = board.board
+    if not isinstance(board, Board):
+        raise InputError(f"board must be a Board (from read_position or parse_board), not {type(board).__name__}")
+    if (board.rows, board.cols) != (rules.rows, rules.cols):
+        raise InputError(f"the board is {board.rows}x{board.cols}; the {rules.name} board is {rules.rows}x{rules.cols}")
+    if len(board.squares) != rules.rows * rules.cols:
+        raise InputError(
+            f"the board has {len(board.squares)} squares; "
+            f"a {rules.rows}x{rules.cols} board has {rules.rows * rules.cols}"
+        )
+    for i, code in enumerate(board.squares):
+        if not (code == 0 or 1 <= code & ~BLANK_BIT <= ALPHABET_SIZE) or code & ~(BLANK_BIT | 31):
+            raise InputError(f"the board's square {i} holds {code!r}, not a tile code")
+    return board
+
+
+def solve(
+    board: Board | LoadedPosition,
+    rack: RackArg,
+    lexicon: LexiconArg = None,
+    rules: RulesArg = "scrabble",
+    *,
+    top: int | None = None,
+    at: str | None = None,
+    min_length: int | None = None,
+    max_length: int | None = None,
+    must_use: str | None = None,
+    min_score: int | None = None,
+    word: str | None = None,
+    sort: str = "score",
+) -> Solution:
+    """Every legal move for ``rack`` on ``board``, best first (``top`` of them, or all).
+
+    Filters, as on the command line: ``at="H8"`` (the main word covers that square),
+    ``min_length`` / ``max_length`` (main word), ``must_use="Z?"`` (rack tiles the move
+    plays), ``min_score``, ``word="*ING"`` (``?`` one letter, ``*`` any run). ``sort`` is
+    ``score``, ``length`` or ``tiles``. ``Solution.total`` counts every legal move and
+    ``Solution.matching`` those the filters keep.
+    """
+    rule_set = _rules(rules)
+    checked_board = _board(board, rule_set)
+    counts = make_rack(rack, rule_set)
+    lex = _lexicon(lexicon, rule_set)
+    if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
+        raise InputError(f"top must be a positive integer or None, not {top!r}")
+    filters = make_filters(
+        rule_set,
+        at=at,
+        min_length=min_length,
+        max_length=max_length,
+        must_use=must_use,
+        min_score=min_score,
+        word=word,
+        sort=sort,
+    )
+    return _solve(checked_board, list(counts.counts), lex.gaddag, rule_set, limit=top, filters=filters)
+
+
+def check_play(
+    board: Board | LoadedPosition,
+    position: str,
+    word: str,
+    lexicon: LexiconArg = None,
+    rules: RulesArg = "scrabble",
+    rack: RackArg | None = None,
+) -> Play:
+    """Check one move in standard notation (``8H`` across, ``H8`` down; the whole word,
+    blanks lowercase, board letters as themselves, ``.`` or in parentheses) and score it.
+    Raises ``IllegalMove`` when the rules or the lexicon do not allow it."""
+    rule_set = _rules(rules)
+    checked_board = _board(board, rule_set)
+    lex = _lexicon(lexicon, rule_set)
+    counts = None if rack is None else list(make_rack(rack, rule_set).counts)
+    if not isinstance(position, str) or not isinstance(word, str):
+        raise InputError("position and word must be strings, e.g. check_play(board, '8H', 'RETAINS')")
+    return _check_play(checked_board, rule_set, position, word, lex.contains, lex.name, counts)
+
+
+def apply_play(board: Board | LoadedPosition, play: Play) -> Board:
+    """A new board with ``play`` (from ``check_play``) on it; ``board`` is not changed."""
+    if isinstance(board, LoadedPosition):
+        board = board.board
+    if not isinstance(board, Board) or not isinstance(play, Play):
+        raise InputError("apply_play takes a Board and a Play from check_play")
+    return _apply_play(board, play)
+
+
+def hooks(word: str, lexicon: LexiconArg = None) -> _lookup.Hooks:
+    """The letters that make a word before (``front``) and after (``back``) ``word``."""
+    lex = _lexicon(lexicon, load_rules(), for_board=False)
+    return _lookup.word_hooks(lex.gaddag, _lookup.parse_word(_text(word, "word")))
+
+
+def anagrams(
+    rack: RackArg,
+    lexicon: LexiconArg = None,
+    rules: RulesArg = "scrabble",
+    *,
+    partial: bool = False,
+    min_length: int = 2,
+    max_length: int | None = None,
+) -> list[_lookup.Found]:
+    """The words ``rack`` spells with all its tiles (``partial``: with some of them), best
+    face-value score first; blank letters lowercase in ``Found.display``."""
+    rule_set = _rules(rules)
+    counts = make_rack(rack, rule_set)
+    lex = _lexicon(lexicon, rule_set)
+    return _lookup.anagrams(lex.gaddag, list(counts.counts), rule_set.values, partial, min_length, max_length)
+
+
+def pattern(
+    text: str, lexicon: LexiconArg = None, rules: RulesArg = "scrabble", *, rack: RackArg | None = None
+) -> list[_lookup.Found]:
+    """Words matching ``text``: ``?`` one letter, ``*`` any run, letters literal; with
+    ``rack``, only those whose ``?``/``*`` letters the rack can supply."""
+    rule_set = _rules(rules)
+    tokens = _lookup.parse_pattern(_text(text, "pattern"))
+    counts = None if rack is None else list(make_rack(rack, rule_set).counts)
+    lex = _lexicon(lexicon, rule_set)
+    return _lookup.pattern_words(lex.gaddag, tokens, rule_set.values, counts)
+
+
+def check(words: str | Iterable[str], lexicon: LexiconArg = None) -> dict[str, bool]:
+    """Whether each word is in the lexicon, by word (uppercase)."""
+    if isinstance(words, str):
+        words = [words]
+    lex = _lexicon(lexicon, load_rules(), for_board=False)
+    targets = [_lookup.parse_word(_text(w, "word")) for w in words]
+    return dict(_lookup.check_words(lex.gaddag, targets))
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be a string, not {type(value).__name__}")
+    return value

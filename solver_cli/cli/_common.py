@@ -1,0 +1,277 @@
+"""What every command shares: error mapping, warnings, shared options, the lexicon loader
+with its progress bar, and the console. No command module imports the root group."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from solver_cli.errors import InputError, ScrabError
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+    from rich.console import Console
+
+    from solver_cli.lexicon import Lexicon
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class BadInput(click.ClickException):
+    """Bad input (board, rack, word list, rules): one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+def to_click_error(exc: ScrabError) -> click.ClickException:
+    """The library's exception as the Click error that prints it (exit 2 for bad input)."""
+    if isinstance(exc, InputError):
+        return BadInput(str(exc))
+    return click.ClickException(str(exc))
+
+
+def warn(message: str) -> None:
+    click.echo(f"Warning: {message}", err=True)
+
+
+def shipped_rule_sets() -> list[str]:
+    from solver_cli.engine.rules import shipped_rule_sets as names
+
+    return names()
+
+
+def shipped_lexicons() -> tuple[str, list[str]]:
+    """The default word list's name, and every shipped list's name."""
+    from solver_cli.lexicon.wordlist import DEFAULT_LEXICON
+    from solver_cli.lexicon.wordlist import shipped_lexicons as names
+
+    return DEFAULT_LEXICON, names()
+
+
+# --- shell completion: shipped names, and the shell's own file-name completion ----------------
+
+
+def _complete_names(names: list[str], incomplete: str) -> list[CompletionItem]:
+    from click.shell_completion import CompletionItem
+
+    # Click's bash script empties its list at a "file" item, then lets bash complete file
+    # names only if the list stays empty: so the file item comes first, and matching shipped
+    # names win. zsh and fish offer both.
+    items = [CompletionItem(incomplete, type="file")]
+    if "/" not in incomplete and "." not in incomplete:
+        items += [CompletionItem(name) for name in names if name.startswith(incomplete.lower())]
+    return items
+
+
+def complete_path(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """A file argument (BOARD, GRID): the shell completes file names."""
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(incomplete, type="file")]
+
+
+def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    return _complete_names(shipped_rule_sets(), incomplete)
+
+
+def complete_lexicon(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    return _complete_names(shipped_lexicons()[1], incomplete)
+
+
+# --- shared options ----------------------------------------------------------------------------
+
+
+def lexicon_options(func: F) -> F:
+    """``--lexicon`` and ``--rules``, shared by every command that reads words."""
+    func = lexicon_option(func)
+    func = rules_option(func)
+    return func
+
+
+def rules_option(func: F) -> F:
+    names = ", ".join(shipped_rule_sets())
+    return click.option(
+        "--rules",
+        "-r",
+        metavar="NAME|PATH",
+        default="scrabble",
+        show_default=True,
+        shell_complete=complete_rules,
+        help=f"Rule set: a shipped one ({names}; any case) or a .toml file.",
+    )(func)
+
+
+def lexicon_option(func: F) -> F:
+    default, names = shipped_lexicons()
+    shown = ", ".join(f"{name} [default]" if name == default else name for name in names)
+    return click.option(
+        "--lexicon",
+        "-l",
+        metavar="NAME|PATH",
+        default=None,
+        shell_complete=complete_lexicon,
+        help=f"Word list: a shipped one ({shown}; any case) or a word-list file.",
+    )(func)
+
+
+def json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(func)
+
+
+# --- options that conflict or mean nothing -------------------------------------------------------
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the option with parameter name ``name`` was given, rather than defaulted."""
+    from click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+
+def refuse_together(ctx: click.Context, first: tuple[str, str], second: tuple[str, str], why: str = "") -> None:
+    """A usage error (exit 2) when both options are given; each is (parameter name, option)."""
+    if given(ctx, first[0]) and given(ctx, second[0]):
+        raise click.UsageError(f"{first[1]} cannot be used with {second[1]}" + (f": {why}" if why else ""), ctx)
+
+
+def require(ctx: click.Context, option: tuple[str, str], needs: tuple[str, str]) -> None:
+    """A usage error (exit 2) when ``option`` is given without ``needs``."""
+    if given(ctx, option[0]) and not given(ctx, needs[0]):
+        raise click.UsageError(f"{option[1]} applies only with {needs[1]}", ctx)
+
+
+MAX_RANK_DIGITS = 9
+
+
+def parse_rank(text: str) -> int | None:
+    """A move's rank (1 is the best) written in ASCII digits; None when ``text`` is not a
+    number (``²`` is not one, though ``str.isdigit`` says so); InputError for 0 or a huge one."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    if len(text.lstrip("0")) > MAX_RANK_DIGITS:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise InputError(f"rank {shown} is too large")
+    rank = int(text)
+    if rank < 1:
+        raise InputError(f"rank {text}: ranks start at 1 (the best move)")
+    return rank
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def console(stderr: bool = False, record: bool = False) -> Console:
+    # Markup off: words such as RE(T)AINS or [A] are never read as Rich markup.
+    return _console_class()(stderr=stderr, markup=False, emoji=False, highlight=False, record=record)
+
+
+@functools.cache
+def _console_class() -> type[Console]:
+    from rich.console import Console
+
+    class QuietPipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # Rich would exit with status 1; a closed pipe (`scrab ... | head`) is no error:
+            # main() ends quietly with status 0, as it does for JSON.
+            self.quiet = True
+            raise BrokenPipeError
+
+    return QuietPipeConsole
+
+
+def check_writable(path: str, option: str) -> None:
+    """Refuse, before any work is done, an output file that cannot be written: an empty
+    name, a folder, or a file in a folder that does not exist."""
+    if not path.strip():
+        raise BadInput(f"{option}: the file name is empty")
+    target = Path(path)
+    if target.is_dir():
+        raise BadInput(f"{option} {path}: is a directory")
+    if not target.parent.is_dir():
+        raise BadInput(f"{option} {path}: the folder {target.parent} does not exist")
+
+
+def save_svg(out: Console, path: str, title: str, option: str = "--svg") -> None:
+    """What ``out`` printed (a console made with ``record=True``) as an SVG image in ``path``,
+    written atomically: if writing fails, an old file of that name stays whole."""
+    from solver_cli._io import write_atomically
+
+    svg = out.export_svg(title=title)
+    try:
+        write_atomically(Path(path), svg)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {option} {path}: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def progress_bar(
+    enabled: bool, description: str, total: float, *, counted: bool = False, lazy: bool = False
+) -> Iterator[Callable[[float], None] | None]:
+    """A Rich progress bar on stderr, only on a terminal (never with ``--json``). Yields
+    ``update(completed)``, or None when no bar is shown. ``lazy``: the bar appears at the
+    first update, so work that turns out to be instant (a warm cache) shows nothing."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = [TextColumn("{task.description}"), BarColumn()]
+    columns += (
+        [MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()]
+        if counted
+        else [
+            TextColumn("{task.percentage:>3.0f}%"),
+            TimeElapsedColumn(),
+        ]
+    )
+    progress = Progress(*columns, console=console(stderr=True), transient=True)
+    task = progress.add_task(description, total=total)
+    started = False
+
+    def update(completed: float) -> None:
+        nonlocal started
+        if not started:
+            progress.start()
+            started = True
+        progress.update(task, completed=completed)
+
+    if not lazy:
+        update(0)
+    try:
+        yield update
+    finally:
+        if started:
+            progress.stop()
+
+
+# Share of the build each phase takes, for one bar across both.
+_BUILD_PHASES = {"dawg": (0.0, 0.3), "gaddag": (0.3, 0.7)}
+
+
+def load_lexicon_for(lexicon: str | None, max_length: int, quiet: bool) -> Lexicon:
+    """Load (or build and cache) a lexicon; a progress bar while a GADDAG is built."""
+    from solver_cli.lexicon import load_lexicon
+
+    with progress_bar(not quiet, "Building GADDAG (first use of this word list)", 1.0, lazy=True) as update:
+        build_progress = None
+        if update is not None:
+            bar = update
+
+            def build_progress(phase: str, fraction: float) -> None:
+                begin, span = _BUILD_PHASES.get(phase, (0.0, 1.0))
+                bar(begin + span * fraction)
+
+        return load_lexicon(lexicon, max_length, progress=build_progress, warn=warn)

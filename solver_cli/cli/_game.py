@@ -1,0 +1,51 @@
+"""What the commands that read a position share for GCG game records: the ``--turn``
+option and the lexicon a record names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from solver_cli.cli._common import warn
+
+if TYPE_CHECKING:
+    from solver_cli.formats.position import LoadedPosition
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def turn_option(func: F) -> F:
+    return click.option(
+        "--turn",
+        type=click.IntRange(min=1),
+        metavar="N",
+        help="BOARD is a GCG game record: the position before its turn N, with that turn's rack "
+        "(turns are the record's > lines, counted from 1).",
+    )(func)
+
+
+def position_lexicon(lexicon: str | None, position: LoadedPosition) -> str | None:
+    """The lexicon for a position: ``--lexicon``, else the ``#lexicon`` of the game record
+    the position comes from (see ``record_lexicon``)."""
+    if position.game is None:
+        return lexicon
+    return record_lexicon(lexicon, position.game.lexicon, position.name)
+
+
+def record_lexicon(lexicon: str | None, game_lexicon: str | None, source: str) -> str | None:
+    """``--lexicon`` when given; else the record's ``#lexicon`` when it names a word list
+    scrab ships (any case); else None, the default list (with a warning naming the record's)."""
+    if lexicon is not None or not game_lexicon:
+        return lexicon
+    from solver_cli.lexicon.wordlist import DEFAULT_LEXICON, shipped_lexicons
+
+    name = game_lexicon.strip().lower()
+    if name in shipped_lexicons():
+        return name
+    warn(
+        f"{source} names the lexicon {game_lexicon.strip()!r}, which scrab does not ship; "
+        f"using {DEFAULT_LEXICON} (give --lexicon to choose)"
+    )
+    return None

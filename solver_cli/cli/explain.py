@@ -1,0 +1,87 @@
+"""``scrab explain``: replay the generator's GADDAG walk for one move."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from solver_cli.cli._common import (
+    complete_path,
+    json_option,
+    lexicon_options,
+    load_lexicon_for,
+    parse_rank,
+    to_click_error,
+)
+from solver_cli.cli._game import position_lexicon, turn_option
+from solver_cli.cli.solve import rack_counts
+from solver_cli.errors import IllegalMove, InputError, ScrabError
+
+
+@click.command()
+@click.argument("board", metavar="BOARD", shell_complete=complete_path)
+@click.argument("move", nargs=-1, required=True, metavar="MOVE")
+@click.option("--rack", help="The rack (taken from a CGP position or a game record's turn when not given).")
+@turn_option
+@lexicon_options
+@json_option
+def explain(
+    board: str,
+    move: tuple[str, ...],
+    rack: str | None,
+    turn: int | None,
+    rules: str,
+    lexicon: str | None,
+    as_json: bool,
+) -> None:
+    """Show how the GADDAG finds MOVE on BOARD, step by step.
+
+    MOVE is a move in standard notation (8H RETAINS, or H8 for down) or a rank in the
+    list `scrab solve` prints for the same board and rack (the # column; 1 is the best).
+    BOARD may be a GCG game record: --turn N explains a move on the position before turn N.
+
+    \b
+    Examples:
+      scrab explain boards/midgame.txt --rack RETAINS 1
+      scrab explain boards/opening.txt --rack SQ 8D FORMATS
+      scrab explain boards/example.gcg --turn 10 1
+    """
+    from solver_cli.engine.explain import explain_play
+    from solver_cli.engine.play import check_play
+    from solver_cli.engine.ranking import solve as run_solve
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.formats.position import read_position
+
+    text = " ".join(move).strip()
+    try:
+        rule_set = load_rules(rules)
+        loaded = read_position(board, rule_set, turn)
+        counts = rack_counts(rack, loaded, rule_set.rack_size)
+        lex = load_lexicon_for(position_lexicon(lexicon, loaded), rule_set.max_side, as_json)
+        rank = parse_rank(text)
+        if rank is not None:
+            ranked = run_solve(loaded.board, counts, lex.gaddag, rule_set, limit=rank).moves
+            if not 1 <= rank <= len(ranked):
+                raise InputError(f"there is no move ranked {rank} (the list has {len(ranked)})")
+            chosen = ranked[rank - 1]
+            position, word = chosen.position, chosen.notation.replace("(", "").replace(")", "")
+        else:
+            parts = text.split()
+            if len(parts) != 2:
+                raise InputError(f"bad move {text!r}: give a position and a word, e.g. 8H RETAINS, or a rank")
+            position, word = parts
+        played = check_play(loaded.board, rule_set, position, word, lex.contains, lex.name, counts)
+        trace = explain_play(loaded.board, rule_set, lex.gaddag, counts, played)
+    except IllegalMove as exc:
+        raise click.ClickException(f"illegal move: {exc}") from None
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+    if as_json:
+        from dataclasses import asdict
+
+        click.echo(json.dumps({"position": position.upper(), **asdict(trace)}))
+        return
+    from solver_cli.cli.render import print_trace
+
+    print_trace(trace, position.upper())

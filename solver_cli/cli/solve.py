@@ -1,0 +1,254 @@
+"""``scrab solve``: every legal move for a rack, ranked, as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from solver_cli.cli._common import (
+    BadInput,
+    check_writable,
+    complete_path,
+    given,
+    json_option,
+    lexicon_options,
+    load_lexicon_for,
+    refuse_together,
+    require,
+    save_svg,
+    to_click_error,
+    warn,
+)
+from solver_cli.cli._game import position_lexicon, turn_option
+from solver_cli.errors import ScrabError
+
+if TYPE_CHECKING:
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.gaddag import Gaddag
+    from solver_cli.engine.ranking import Filters, Solution
+    from solver_cli.engine.rules import Rules
+    from solver_cli.engine.scoring import Move
+    from solver_cli.formats.position import LoadedPosition
+
+
+def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> list[int]:
+    """The rack from ``--rack``, else from the CGP position; a usage error if neither."""
+    from solver_cli.engine.alphabet import parse_rack
+
+    given = rack if rack is not None else position.rack
+    if given is None:
+        raise click.UsageError("Missing option '--rack' (the board gives no rack).")
+    return parse_rack(given, rack_size)
+
+
+@click.command()
+@click.argument("board", metavar="BOARD", shell_complete=complete_path)
+@click.option("--rack", help="Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
+@turn_option
+@lexicon_options
+@click.option("--top", "-n", type=click.IntRange(min=1), default=20, show_default=True, help="Show the N best moves.")
+@click.option("--all", "show_all", is_flag=True, help="List every legal move.")
+@json_option
+@click.option("--show-board", is_flag=True, help="Draw the board with the top move (or --move N) highlighted.")
+@click.option(
+    "--move",
+    "move_rank",
+    type=click.IntRange(min=1),
+    default=1,
+    help="With --show-board: the rank of the move to highlight.",
+)
+@click.option(
+    "--fold-blanks/--no-fold-blanks",
+    default=True,
+    help="In the table, show the moves that differ only in what the blank stands for as one row "
+    "(the default); JSON always lists every move.",
+)
+@click.option("--at", metavar="SQUARE", help="Only moves whose main word covers SQUARE, e.g. H8.")
+@click.option("--min-length", type=click.IntRange(min=1), help="Only main words of at least this length.")
+@click.option("--max-length", type=click.IntRange(min=1), help="Only main words of at most this length.")
+@click.option("--must-use", metavar="LETTERS", help="Only moves that play these rack tiles ('?' for a blank).")
+@click.option("--min-score", type=int, help="Only moves scoring at least this.")
+@click.option("--word", metavar="PATTERN", help="Only main words matching PATTERN: ? one letter, * any run.")
+@click.option(
+    "--sort",
+    type=click.Choice(["score", "length", "tiles"]),
+    default="score",
+    show_default=True,
+    help="Order of the list (ties by score).",
+)
+@click.option("--cgp", "print_cgp", is_flag=True, help="Also print the position as a CGP string.")
+@click.option(
+    "--svg",
+    "svg_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Also save what is printed (table, board) as an SVG image in FILE.",
+)
+@click.pass_context
+def solve(
+    ctx: click.Context,
+    board: str,
+    rack: str | None,
+    turn: int | None,
+    rules: str,
+    lexicon: str | None,
+    top: int,
+    show_all: bool,
+    as_json: bool,
+    show_board: bool,
+    move_rank: int,
+    fold_blanks: bool,
+    at: str | None,
+    min_length: int | None,
+    max_length: int | None,
+    must_use: str | None,
+    min_score: int | None,
+    word: str | None,
+    sort: str,
+    print_cgp: bool,
+    svg_path: str | None,
+) -> None:
+    """Every legal move for RACK on the board BOARD, ranked by score.
+
+    BOARD is a board file, - for standard input, a CGP position (a string or a file
+    holding one; its rack is used when --rack is not given), or a GCG game record
+    (--turn N: the position before turn N, with that turn's rack).
+
+    In the table, moves that differ only in what a blank stands for (same squares, score,
+    leave and cross-words) share one row, with the letters the blank can be; the # column
+    keeps each row's rank in the full list (the rank --move and scrab explain take).
+
+    \b
+    Examples:
+      scrab solve boards/midgame.txt --rack 'AEIRST?'
+      scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZERS --json
+      scrab solve boards/midgame.txt --rack RETAINS --at N8 --show-board
+      scrab solve boards/midgame.txt --rack 'AEIRST?' --must-use '?' --max-length 5
+      scrab solve boards/example.gcg --turn 10
+    """
+    refuse_together(ctx, ("top", "--top"), ("show_all", "--all"))
+    require(ctx, ("move_rank", "--move"), ("show_board", "--show-board"))
+    refuse_together(ctx, ("as_json", "--json"), ("show_board", "--show-board"), "JSON has no board picture")
+    refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the table")
+    fold_flag = "--fold-blanks" if fold_blanks else "--no-fold-blanks"
+    refuse_together(ctx, ("as_json", "--json"), ("fold_blanks", fold_flag), "JSON lists every move")
+    if svg_path is not None:
+        check_writable(svg_path, "--svg")
+
+    from solver_cli.engine.alphabet import rack_text
+    from solver_cli.engine.ranking import make_filters
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.engine.unseen import position_warnings, unseen_tiles
+    from solver_cli.formats.position import position_cgp, read_position
+
+    fold = fold_blanks and not as_json
+    try:
+        rule_set = load_rules(rules)
+        position = read_position(board, rule_set, turn)
+        counts = rack_counts(rack, position, rule_set.rack_size)
+        filters = make_filters(
+            rule_set,
+            at=at,
+            min_length=min_length,
+            max_length=max_length,
+            must_use=must_use,
+            min_score=min_score,
+            word=word,
+            sort=sort,
+        )
+        lex = load_lexicon_for(position_lexicon(lexicon, position), rule_set.max_side, as_json)
+        warnings = position_warnings(position.board, counts, rule_set, lex.contains, lex.name)
+        for message in warnings:
+            warn(message)
+        wanted = None if show_all else max(top, move_rank if show_board else 0)
+        solution = ranked_moves(position.board, counts, lex.gaddag, rule_set, filters, wanted, fold)
+        unseen = unseen_tiles(position.board, counts, rule_set)
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+    # Checked before anything is printed: a table followed by an error reads as a result.
+    if show_board and given(ctx, "move_rank") and move_rank > len(solution.moves):
+        raise BadInput(f"--move {move_rank}: there are only {len(solution.moves)} move(s)")
+    moves = solution.moves
+    cgp_text = position_cgp(position.board, rack_text(counts), lex.name) if print_cgp else None
+
+    if as_json:
+        from solver_cli.cli.render import moves_json, unseen_json
+
+        payload = {
+            "rules": rule_set.name,
+            "lexicon": lex.name,
+            "rack": rack_text(counts),
+            "board": position.name,
+            "total_moves": solution.total,
+            "matching_moves": solution.matching,
+            "moves": moves_json(moves if show_all else moves[:top]),
+            "unseen": unseen_json(unseen),
+            "warnings": warnings,
+        }
+        if cgp_text:
+            payload["cgp"] = cgp_text
+        click.echo(json.dumps(payload))
+        return
+    from solver_cli.cli._common import console
+    from solver_cli.cli.render import print_board, print_moves
+
+    out = console(record=svg_path is not None)
+    shown = moves if show_all else first_rows(moves, top, fold)
+    shown_rack = rack_text(counts)
+    print_moves(shown, solution.total, rule_set, lex.name, shown_rack, solution.matching, unseen, fold=fold, out=out)
+    if show_board:
+        highlighted = moves[move_rank - 1] if move_rank <= len(moves) else None
+        print_board(position.board, rule_set, highlighted, out=out)
+    if cgp_text:
+        out.print(cgp_text, soft_wrap=True)
+    if svg_path is not None:
+        save_svg(out, svg_path, f"scrab solve {position.name} {rack_text(counts)}")
+
+
+def first_rows(moves: list[Move], rows: int, fold: bool) -> list[Move]:
+    """The moves that make the first ``rows`` rows of the table (with ``fold``, a row holds
+    every move that differs from its first only through a blank)."""
+    if not fold:
+        return moves[:rows]
+    from solver_cli.cli.render import move_rows
+
+    kept = move_rows(moves, fold=True)[:rows]
+    chosen = {id(m) for row in kept for m in (row.move, *row.others)}
+    return [m for m in moves if id(m) in chosen]
+
+
+def ranked_moves(
+    board: Board, counts: list[int], gaddag: Gaddag, rules: Rules, filters: Filters, wanted: int | None, fold: bool
+) -> Solution:
+    """The best ``wanted`` moves (all if None); with ``fold``, enough more that the first
+    ``wanted`` table rows hold every move that folds into them."""
+    from solver_cli.engine.ranking import solve as run_solve
+
+    limit = wanted
+    solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters)
+    if not fold or wanted is None:
+        return solution
+    from solver_cli.cli.render import fold_key, move_rows
+
+    while limit is not None and len(solution.moves) == limit:  # the list may go on
+        rows = move_rows(solution.moves, fold=True)[:wanted]
+        # Moves that fold together share their score and squares, so their tier: every move
+        # ranked after the last one listed is in its tier or a later one, and a row of an
+        # earlier tier is whole.
+        last = _tier(solution.moves[-1], filters.sort)
+        if len(rows) == wanted and all(fold_key(r.move) is None or _tier(r.move, filters.sort) != last for r in rows):
+            break
+        limit *= 4
+        solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters)
+    return solution
+
+
+def _tier(move: Move, sort: str) -> tuple[int, int]:
+    """The start of the ranking order (``--sort``, then score), which folded moves share."""
+    if sort == "length":
+        return (len(move.word), move.score)
+    if sort == "tiles":
+        return (len(move.placed), move.score)
+    return (move.score, 0)

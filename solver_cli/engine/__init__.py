@@ -1,0 +1,1 @@
+"""The game engine: alphabet, rules, board, GADDAG, move generation, scoring and ranking."""

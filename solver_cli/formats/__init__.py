@@ -1,0 +1,1 @@
+"""Text formats in and out: board files, CGP positions, GCG game records."""

@@ -1,0 +1,48 @@
+"""Board files: one line per row, ``.`` empty, ``A``-``Z`` a tile, ``a``-``z`` a blank tile.
+
+Blank lines and lines starting with ``#`` are ignored; a UTF-8 BOM is skipped. Errors name
+the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+from solver_cli.engine.alphabet import shown_char
+from solver_cli.engine.board import EMPTY_CHAR, Board, square_code
+from solver_cli.engine.rules import Rules
+from solver_cli.errors import InputError
+
+
+def parse_board(text: str, rules: Rules, source: str) -> Board:
+    """Parse a board file: one line per row, ``.`` empty, ``A-Z`` a tile, ``a-z`` a blank.
+
+    Blank lines and lines starting with ``#`` are ignored. Errors name the file, the line
+    and the column.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    squares: list[int] = []
+    rows_seen = 0
+    # Split on newlines only: str.splitlines would also break lines at form feeds, vertical
+    # tabs and other separators, which then belong to a row (and are reported there).
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip(" \t\r")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        rows_seen += 1
+        if rows_seen > rules.rows:
+            raise InputError(
+                f"{source}, line {number}: more than {rules.rows} rows "
+                f"(the {rules.name} board is {rules.rows}x{rules.cols})"
+            )
+        for col, ch in enumerate(line, 1):
+            if not (ch == EMPTY_CHAR or ("A" <= ch <= "Z") or ("a" <= ch <= "z")):
+                raise InputError(
+                    f"{source}, line {number}, column {col}: unexpected character {shown_char(ch)} "
+                    "(use '.' for an empty square, A-Z for a tile, a-z for a blank tile)"
+                )
+        if len(line) != rules.cols:
+            raise InputError(f"{source}, line {number}: row has {len(line)} squares, expected {rules.cols}")
+        squares.extend(square_code(ch) for ch in line)
+    if rows_seen != rules.rows:
+        raise InputError(f"{source}: board has {rows_seen} rows, expected {rules.rows} for {rules.name}")
+    return Board(rules.rows, rules.cols, squares)

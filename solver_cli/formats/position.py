@@ -1,0 +1,134 @@
+"""Reading a position: a board file, standard input, a CGP string, a file holding one, or
+a GCG game record (the position before one of its turns).
+
+``read_position`` sniffs which it is (an existing file is always read as a file first) and
+returns the board, the rack the position names (CGP and GCG only) and a name for messages.
+``position_cgp`` writes a board and rack back as CGP.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver_cli._io import path_exists, read_limited
+from solver_cli.engine.board import Board
+from solver_cli.engine.history import GameRecord
+from solver_cli.engine.rules import Rules
+from solver_cli.errors import InputError
+from solver_cli.formats.boardfile import parse_board
+from solver_cli.formats.cgp import Position, format_cgp, looks_like_cgp, parse_cgp
+from solver_cli.formats.gcg_read import MAX_GCG_BYTES, decode_gcg, is_gcg_name, looks_like_gcg, read_gcg
+
+MAX_BOARD_BYTES = 1_000_000  # a 26x26 board with comments is a few kB
+
+
+@dataclass
+class LoadedPosition:
+    """A position as read: the board, the rack a CGP position names, a name for messages."""
+
+    board: Board
+    rack: str | None  # from a CGP position or a game record's turn, when it gives one
+    name: str
+    game: GameRecord | None = None  # the whole game, for a position read from a GCG record
+    turn: int | None = None  # the GCG turn the position is before (len(turns) + 1: after the last)
+
+
+def read_board_text(board: str) -> tuple[str, str]:
+    """(text, name for messages) of a board file, or of stdin for ``-``."""
+    data, name = read_board_bytes(board)
+    return decode_board_bytes(data, name), name
+
+
+def read_board_bytes(board: str, limit: int = MAX_BOARD_BYTES) -> tuple[bytes, str]:
+    """(bytes, name for messages) of a board file, or of stdin for ``-``."""
+    if board == "-":
+        return sys.stdin.buffer.read(limit + 1), "<stdin>"
+    if path_exists(board) and Path(board).is_dir():
+        raise InputError(f"{board}: is a directory, not a board file")
+    return read_limited(board, limit, "board file"), board
+
+
+def decode_board_bytes(data: bytes, name: str) -> str:
+    """The text of a board file's bytes, refusing what cannot be a board file."""
+    if len(data) > MAX_BOARD_BYTES:
+        raise InputError(f"{name}: far too large for a board file")
+    if b"\0" in data:
+        raise InputError(f"{name}: not a text file (it contains NUL bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: not UTF-8 text (bad byte at offset {exc.start})") from None
+
+
+def read_position(arg: str, rules: Rules, turn: int | None = None) -> LoadedPosition:
+    """A board file, ``-`` (stdin), a CGP string, a file holding a CGP string, or a GCG game
+    record: the position before its turn ``turn`` (by default after its last turn)."""
+    if not arg.strip():
+        raise InputError("the board argument is empty: give a board file, - for standard input, or a CGP position")
+    if arg != "-" and not path_exists(arg) and looks_like_cgp(arg):
+        text, name = arg, "CGP"
+    else:
+        data, name = read_board_bytes(arg, max(MAX_BOARD_BYTES, MAX_GCG_BYTES))
+        if is_gcg_name(name) or looks_like_gcg(data[:20_000].decode("latin-1")):
+            return game_position(decode_gcg(data, name), rules, name, turn)
+        text = decode_board_bytes(data, name)
+    if turn is not None:
+        raise InputError(f"--turn {turn}: {name} is not a GCG game record (--turn picks a turn of one)")
+    return parse_position(text, rules, name)
+
+
+def game_position(text: str, rules: Rules, name: str, turn: int | None = None) -> LoadedPosition:
+    """The position before turn ``turn`` of a GCG record (``len(turns) + 1`` or ``None``:
+    after the last turn), with the rack the record gives the player on turn.
+
+    The rack comes from the turn's line when it is a play, an exchange or a pass and its
+    rack is whole (not only the tiles played); for the position after the last turn, from
+    ``#rack1`` / ``#rack2`` for the player to move. Otherwise there is no rack."""
+    game = read_gcg(text, rules, name)
+    count = len(game.turns)
+    if turn is None:
+        turn = count + 1
+    if not 1 <= turn <= count + 1:
+        raise InputError(
+            f"--turn {turn}: {name} has {count} turn{'s' if count != 1 else ''} "
+            f"(give 1 to {count + 1}; {count + 1} is the position after the last)"
+        )
+    rack: str | None = None
+    if turn <= count:
+        at = game.turns[turn - 1]
+        if at.kind in ("play", "exchange", "pass") and at.full_rack:
+            rack = at.rack
+    else:
+        movers = [t for t in game.turns if t.kind in ("play", "exchange", "pass")]
+        ended = any(t.kind in ("out", "penalty") for t in game.turns)
+        if not ended:
+            rack = game.final_racks[1 - movers[-1].player if movers else 0]
+    return LoadedPosition(game.board_before(turn), rack, name, game, turn)
+
+
+def parse_position(text: str, rules: Rules, name: str = "board") -> LoadedPosition:
+    """A position from text: a board file's content or a CGP string."""
+    if not looks_like_cgp(text):
+        return LoadedPosition(parse_board(text, rules, name), None, name)
+    position = parse_cgp(text, name)
+    width = len(position.rows[0]) if position.rows else 0
+    if (len(position.rows), width) != (rules.rows, rules.cols):
+        raise InputError(
+            f"{name}: the CGP board is {len(position.rows)}x{width}, "
+            f"the {rules.name} board is {rules.rows}x{rules.cols}"
+        )
+    board = parse_board("\n".join(position.rows), rules, name)
+    rack = position.racks[0] if position.racks and position.racks[0] else None
+    return LoadedPosition(board, rack, name)
+
+
+def position_cgp(board: Board, rack: str, lexicon: str) -> str:
+    """The board and the rack on turn as one CGP line, naming the lexicon."""
+    # A word list given by path may have a name CGP cannot carry (';', spaces): name its stem.
+    lex = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(lexicon).name.split(".")[0]) or "custom"
+    return format_cgp(
+        Position(rows=board.to_rows(), racks=[rack, ""], scores=[0, 0], zero_turns=0, options={"lex": lex})
+    )

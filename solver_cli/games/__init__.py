@@ -1,0 +1,1 @@
+"""Whole games built on the engine: greedy self-play and Boggle."""

@@ -1,0 +1,78 @@
+"""Word lists, the GADDAG built from them once and cached on disk, and look-ups.
+
+``load_lexicon`` is the way in: it resolves a shipped name or a path (``wordlist``), loads
+the GADDAG from the user's cache when it is sound and trusted (``cache``), else builds it
+(``build``) and caches it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver_cli.engine.gaddag import Gaddag
+from solver_cli.errors import LexiconError
+from solver_cli.lexicon.build import Progress, build_gaddag, chosen_builder
+from solver_cli.lexicon.cache import Warn, cache_name, open_cache_folder
+from solver_cli.lexicon.wordlist import open_source, parse_word_list
+
+
+@dataclass
+class Lexicon:
+    """A loaded lexicon: its name, the GADDAG, and where it came from."""
+
+    name: str
+    gaddag: Gaddag
+    word_count: int
+    sha256: str
+    max_length: int
+    cache_path: Path | None  # None when it was built in memory only
+    built: bool  # True when this call built the GADDAG (cold start)
+    builder: str | None = None  # "native" or "python" when built, None when loaded from the cache
+
+    def contains(self, word: str) -> bool:
+        return self.gaddag.contains(word)
+
+
+def load_lexicon(
+    name_or_path: str | None,
+    max_length: int = 15,
+    progress: Progress | None = None,
+    warn: Warn | None = None,
+) -> Lexicon:
+    """The lexicon's GADDAG, from the cache when it is sound, else built and cached."""
+    say = warn or (lambda message: None)
+    source = open_source(name_or_path)
+    sha256 = hashlib.sha256(source.data).hexdigest()
+    name = cache_name(source, sha256, max_length)
+
+    with open_cache_folder(say) as folder:
+        if folder is not None:
+            header = folder.read(name, sha256, max_length, say)
+            if header is not None:
+                gaddag = Gaddag(header["nodes"], header["root"], header["dawg_root"], header["states"], header["arcs"])
+                return Lexicon(source.name, gaddag, header["words"], sha256, max_length, folder.path / name, False)
+
+        text = source.text()
+        try:
+            word_list = parse_word_list(text, max_length)
+        except LexiconError as exc:
+            raise LexiconError(f"{source.name}: {exc}") from None
+        del text
+        if word_list.skipped:
+            say(
+                f"{source.name}: skipped {word_list.skipped} line(s) with characters other than A-Z "
+                f"(first at line {word_list.first_skipped})"
+            )
+        if not word_list.words:
+            raise LexiconError(f"{source.name}: no usable words (need words of 2 to {max_length} letters A-Z)")
+        builder = chosen_builder()
+        try:
+            gaddag = build_gaddag(word_list.words, progress, builder)
+        except LexiconError as exc:
+            raise LexiconError(f"{source.name}: {exc}") from None
+        saved = None
+        if folder is not None:
+            saved = folder.write(name, gaddag, sha256, max_length, len(word_list.words), source.name, say)
+    return Lexicon(source.name, gaddag, len(word_list.words), sha256, max_length, saved, True, builder)
