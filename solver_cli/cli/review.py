@@ -1,0 +1,338 @@
+"""``scrab review``: replay a GCG game record and review every move."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from solver_cli.cli._common import (
+    check_writable,
+    complete_path,
+    console,
+    json_option,
+    lexicon_options,
+    load_lexicon_for,
+    progress_bar,
+    refuse_together,
+    save_svg,
+    to_click_error,
+    warn,
+)
+from solver_cli.cli._game import record_lexicon
+from solver_cli.errors import InputError, ScrabError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+    from solver_cli.engine.history import GameRecord, GameTurn
+    from solver_cli.engine.rules import Rules
+    from solver_cli.engine.scoring import Move
+    from solver_cli.games.review import GameReview, Option, TurnReview
+
+
+@click.command()
+@click.argument("game", metavar="GAME.gcg", shell_complete=complete_path)
+@lexicon_options
+@click.option("--player", metavar="NAME", help="Review one player only (nickname or full name).")
+@click.option(
+    "--top", "-n", type=click.IntRange(min=1), default=1, show_default=True, help="Best moves shown per turn."
+)
+@click.option(
+    "--show-board",
+    "show_boards",
+    type=click.IntRange(min=1),
+    multiple=True,
+    metavar="N",
+    help="Also draw the board after turn N (may be repeated).",
+)
+@click.option(
+    "--svg",
+    "svg_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Also save what is printed (tables, boards) as an SVG image in FILE.",
+)
+@json_option
+@click.pass_context
+def review(
+    ctx: click.Context,
+    game: str,
+    rules: str,
+    lexicon: str | None,
+    player: str | None,
+    top: int,
+    show_boards: tuple[int, ...],
+    svg_path: str | None,
+    as_json: bool,
+) -> None:
+    """Replay the GCG game record GAME.gcg and review every move: its rank among all legal
+    moves, the best moves, and the points it gave up.
+
+    Turns are the record's > lines, counted from 1 (the numbers `scrab solve GAME.gcg
+    --turn N` takes). A turn is reviewed when the record gives the player's whole rack.
+    Moves are ranked by score. Scores, totals and words that do not agree with the rules
+    or the lexicon are reported as warnings (phonies are flagged in the table too).
+
+    \b
+    Examples:
+      scrab review boards/example.gcg
+      scrab review boards/example.gcg --player alice --top 3 --show-board 5
+      scrab review boards/example.gcg --lexicon sowpods --json
+    """
+    refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the tables")
+    if svg_path is not None:
+        check_writable(svg_path, "--svg")
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.formats.gcg_read import parse_gcg, read_gcg_text, replay_gcg
+    from solver_cli.games.review import SCORE, review_game
+
+    evaluator = SCORE  # the one line to change for another ranking (e.g. equity)
+    try:
+        rule_set = load_rules(rules)
+        text, name = read_gcg_text(game)
+        parsed = parse_gcg(text, name)
+        chosen = record_lexicon(lexicon, parsed.pragma("lexicon"), name)
+        lex = load_lexicon_for(chosen, rule_set.max_side, as_json)
+        record = replay_gcg(parsed, rule_set, lex.contains, lex.name)
+        players: tuple[int, ...] = (0, 1)
+        if player is not None:
+            index = record.player_index(player)
+            if index is None:
+                raise InputError(
+                    f"--player {player}: not a player of {name} "
+                    f"({record.players[0]} {record.names[0]!r}, {record.players[1]} {record.names[1]!r})"
+                )
+            players = (index,)
+        count = len(record.turns)
+        for number in show_boards:
+            if number > count:
+                raise InputError(f"--show-board {number}: {name} has {count} turn{'s' if count != 1 else ''}")
+        wanted = sum(1 for t in record.turns if t.player in players and t.kind in ("play", "exchange", "pass"))
+        with progress_bar(not as_json and wanted > 0, "Reviewing moves", wanted, counted=True) as update:
+            progress = (lambda done, _total: update(done)) if update is not None else None
+            result = review_game(record, lex.gaddag, rule_set, evaluator, top=top, players=players, progress=progress)
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+
+    if as_json:
+        click.echo(json.dumps(review_json(result, rule_set, lex.name, show_boards)))
+        return
+    for problem in record.problems:
+        warn(f"{name}, line {problem.line}: {problem.message}")
+    out = console(record=svg_path is not None)
+    print_review(result, rule_set, lex.name, out)
+    for number in show_boards:
+        print_turn_board(record, rule_set, number, out)
+    if svg_path is not None:
+        save_svg(out, svg_path, f"scrab review {name}")
+
+
+# --- JSON ------------------------------------------------------------------------------------
+
+
+def review_json(result: GameReview, rules: Rules, lexicon: str, boards: tuple[int, ...]) -> dict[str, object]:
+    game = result.game
+    return {
+        "game": game.source,
+        "rules": rules.name,
+        "lexicon": lexicon,
+        "ranking": result.evaluator,
+        "pragmas": [{"name": key, "value": value} for key, value in game.pragmas],
+        "players": [
+            {"nick": game.players[i], "name": game.names[i], "final_score": game.final_scores[i]} for i in (0, 1)
+        ],
+        "turns": [turn_json(r, game) for r in result.turns],
+        "summary": [
+            {
+                "player": s.nick,
+                "name": s.name,
+                "final_score": s.score,
+                "turns": s.turns,
+                "reviewed": s.reviewed,
+                "matched_best": s.matched,
+                "given_up": s.given_up,
+                "bingos": s.bingos,
+                "bingos_missed": s.bingos_missed,
+                "phonies": s.phonies,
+            }
+            for s in result.players
+        ],
+        "problems": [{"line": p.line, "turn": p.turn, "kind": p.kind, "message": p.message} for p in game.problems],
+        "boards": [{"after_turn": n, "rows": game.board_after(n).to_rows()} for n in boards],
+    }
+
+
+def turn_json(review: TurnReview, game: GameRecord) -> dict[str, object]:
+    t = review.turn
+    out: dict[str, object] = {
+        "turn": t.number,
+        "line": t.line,
+        "player": game.players[t.player],
+        "rack": t.rack,
+        "full_rack": t.full_rack,
+        "kind": t.kind,
+        "move": t.move_text,
+        "score": t.score,
+        "total": t.total,
+        "bingo": t.bingo,
+        "phonies": list(t.phonies),
+        "withdrawn": t.withdrawn,
+        "reviewed": review.reviewed,
+    }
+    if t.kind == "play":
+        out["position"] = t.position
+        out["word"] = t.word
+    if t.kind == "exchange":
+        out["exchanged"] = t.exchanged or None
+        out["exchange_count"] = t.exchange_count
+    if not review.reviewed:
+        out["reason"] = review.reason
+        return out
+    out.update(
+        value=review.value,
+        rank=review.rank,
+        candidates=review.candidates,
+        best_value=review.best_value,
+        tied_best=review.tied_best,
+        given_up=review.given_up,
+        matched_best=review.matched,
+        bingo_available=review.bingo_available,
+        bingo_missed=review.bingo_missed,
+        best=[option_json(o) for o in review.best],
+    )
+    return out
+
+
+def option_json(option: Option) -> dict[str, object]:
+    from solver_cli.cli.render import move_json
+
+    out: dict[str, object] = {"kind": option.kind, "move": option.text, "value": option.value, "score": option.score}
+    if option.move is not None:
+        details = move_json(option.move, 0)
+        del details["rank"]
+        out.update(details)
+    if option.kind == "exchange":
+        out["exchanged"] = option.exchanged
+    return out
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+
+def _figure(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def _played(t: GameTurn) -> Text:
+    from rich.text import Text
+
+    text = Text(t.move_text)
+    if t.kind == "play":
+        text.append(f" {t.score}")
+        if t.bingo:
+            text.append(" bingo")
+    if t.phonies:
+        text.append(" phony" + (", withdrawn" if t.withdrawn else ""), style="bold red")
+    return text
+
+
+def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    game = result.game
+    scores = f"{game.players[0]} {game.final_scores[0]}, {game.players[1]} {game.final_scores[1]}"
+    table = Table(
+        title=f"{game.source}: {scores}  ({rules.name}, {lexicon}, ranked by {result.evaluator})",
+        title_justify="left",
+        header_style="bold",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("Player")
+    table.add_column("Rack")
+    table.add_column("Played")
+    table.add_column("Rank", justify="right")
+    table.add_column("Best" if result.top == 1 else f"Best {result.top}")
+    table.add_column("Lost", justify="right")
+    for r in result.turns:
+        t = r.turn
+        if not r.reviewed:
+            table.add_row(
+                str(t.number), game.players[t.player], t.rack or "-", _played(t), "-", Text(r.reason, style="dim"), "-"
+            )
+            continue
+        best = Text()
+        for k, option in enumerate(r.best):
+            if k:
+                best.append("\n")
+            best.append(f"{option.text} {_figure(option.value)}")
+            if k == 0 and r.tied_best > 1:
+                best.append(f" ({r.tied_best} tied)", style="dim")
+        lost = _figure(r.given_up) if r.given_up else "-"
+        if r.bingo_missed:
+            lost += " bingo missed"
+        table.add_row(
+            str(t.number), game.players[t.player], t.rack or "-", _played(t), f"{r.rank}/{r.candidates}", best, lost
+        )
+    out.print(table)
+    summary = Table(header_style="bold", title="Summary", title_justify="left")
+    for column, justify in (
+        ("Player", "left"),
+        ("Score", "right"),
+        ("Moves", "right"),
+        ("Reviewed", "right"),
+        ("Best found", "right"),
+        ("Points lost", "right"),
+        ("Bingos", "right"),
+        ("Bingos missed", "right"),
+        ("Phonies", "right"),
+    ):
+        summary.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for s in result.players:
+        summary.add_row(
+            s.nick,
+            str(s.score),
+            str(s.turns),
+            str(s.reviewed),
+            str(s.matched),
+            _figure(s.given_up),
+            str(s.bingos),
+            str(s.bingos_missed),
+            str(s.phonies),
+        )
+    out.print(summary)
+
+
+def print_turn_board(game: GameRecord, rules: Rules, number: int, out: Console) -> None:
+    from solver_cli.cli.render import board_text
+
+    turn = game.turns[number - 1]
+    out.print(f"Board after turn {number} ({game.players[turn.player]}: {turn.move_text})")
+    out.print(board_text(game.board_after(number), rules, _as_move(turn) if turn.kind == "play" else None))
+
+
+def _as_move(turn: GameTurn) -> Move | None:
+    """The recorded play as a ``Move`` for the board drawing (None once withdrawn)."""
+    from solver_cli.engine.alphabet import BLANK_BIT, letter_of
+    from solver_cli.engine.scoring import Move, Tile
+
+    if turn.withdrawn:
+        return None
+    tiles = tuple(Tile(r, c, letter_of(code).upper(), bool(code & BLANK_BIT)) for r, c, code in turn.placed)
+    return Move(
+        row=turn.row,
+        col=turn.col,
+        down=turn.down,
+        word=turn.word.replace("(", "").replace(")", ""),
+        notation=turn.word,
+        score=turn.score,
+        placed=tiles,
+        leave="",
+        cross_words=(),
+        bingo=turn.bingo,
+    )

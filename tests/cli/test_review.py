@@ -1,0 +1,263 @@
+"""`scrab review`, and `--turn` on `solve`, `explain` and `play`: a GCG record as a position."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver_cli.cli import cli
+from solver_cli.cli._game import record_lexicon
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = str(ROOT / "boards" / "example.gcg")
+DATA = ROOT / "tests" / "formats" / "gcg"
+
+
+@pytest.fixture(scope="module")
+def runner(full_lexicon):
+    return CliRunner()
+
+
+def run(runner, *args):
+    result = runner.invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def run_json(runner, *args):
+    return json.loads(run(runner, *args, "--json").stdout)
+
+
+def fails(runner, *args, code=2):
+    result = runner.invoke(cli, list(args))
+    assert result.exit_code == code, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().split("\n")
+    return lines[-1]
+
+
+# ---------------------------------------------------------------------------------------------
+# scrab review
+
+
+def test_review_json_has_every_figure(runner):
+    data = run_json(runner, "review", EXAMPLE, "--top", "2")
+    assert (data["game"], data["rules"], data["lexicon"], data["ranking"]) == (EXAMPLE, "scrabble", "kjxqz", "score")
+    assert data["pragmas"][:2] == [
+        {"name": "character-encoding", "value": "UTF-8"},
+        {"name": "player1", "value": "alice Alice Smith"},
+    ]
+    assert {"name": "title", "value": "Club night, round 3"} in data["pragmas"]
+    assert data["players"] == [
+        {"nick": "alice", "name": "Alice Smith", "final_score": 331},
+        {"nick": "bob", "name": "Bob Jones", "final_score": 351},
+    ]
+    turns = data["turns"]
+    assert len(turns) == 26  # plays, exchanges and passes; not the withdrawal, bonus or end points
+    first = turns[0]
+    assert (first["turn"], first["line"], first["player"], first["rack"], first["move"]) == (
+        1,
+        7,
+        "alice",
+        "AEEEOW?",
+        "8D WEAvE",
+    )
+    assert first["reviewed"] and first["rank"] == 1 and first["given_up"] == 0 and len(first["best"]) == 2
+    assert first["best"][0]["score"] == 22 and first["best"][0]["position"] == "8D"
+    phony = next(t for t in turns if t["phonies"])
+    assert phony["move"] == "M7 ENTICSE" and phony["withdrawn"] and phony["value"] == 0
+    assert phony["best"][0]["notation"] == "ENTICES" and phony["best"][0]["bingo"]
+    assert phony["bingo_missed"] and phony["given_up"] == 75
+    exchange = next(t for t in turns if t["kind"] == "exchange")
+    assert exchange["exchanged"] == "IV" and exchange["value"] == 0
+    summary = {s["player"]: s for s in data["summary"]}
+    assert summary["alice"]["phonies"] == 1 and summary["alice"]["bingos_missed"] == 2
+    assert summary["alice"]["given_up"] == sum(t["given_up"] for t in turns if t["player"] == "alice")
+    assert data["problems"] == [
+        {"line": 14, "turn": 7, "kind": "phony", "message": "ENTICSE (played at M7) is not in kjxqz"}
+    ]
+
+
+def test_review_table(runner):
+    result = runner.invoke(cli, ["review", EXAMPLE], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.stdout.split())
+    assert words.startswith(f"{EXAMPLE}: alice 331, bob 351 (scrabble, kjxqz, ranked by score)")
+    assert "M7 ENTICSE 75 bingo phony, withdrawn" in words
+    assert "Summary" in words and "Bingos missed" in words
+    assert result.stderr == f"Warning: {EXAMPLE}, line 14: ENTICSE (played at M7) is not in kjxqz\n"
+
+
+def test_review_one_player_and_boards(runner):
+    data = run_json(runner, "review", EXAMPLE, "--player", "Bob Jones", "--show-board", "3", "--show-board", "29")
+    assert {t["player"] for t in data["turns"]} == {"bob"}
+    assert [s["player"] for s in data["summary"]] == ["bob"]
+    boards = {b["after_turn"]: b["rows"] for b in data["boards"]}
+    assert boards[3][7] == "...WEAvE......."  # row 8 after GONI(A) down column F
+    assert [row[5] for row in boards[3][3:8]] == list("GONIA")
+    assert boards[29][14] == ".....LUD....N.."  # LU(D) last, the N of FON (M13 down) before
+    table = run(runner, "review", EXAMPLE, "--player", "alice", "--show-board", "1").stdout
+    assert "Board after turn 1 (alice: 8D WEAvE)" in table
+    assert "[v]" in table  # the new tiles, bracketed; the blank lowercase
+
+
+def test_review_errors(runner, tmp_path):
+    assert "--player carol: not a player of" in fails(runner, "review", EXAMPLE, "--player", "carol")
+    assert fails(runner, "review", EXAMPLE, "--show-board", "30") == (f"Error: --show-board 30: {EXAMPLE} has 29 turns")
+    bad = DATA / "bad" / "occupied.gcg"
+    assert fails(runner, "review", str(bad)) == (
+        f"Error: {bad}, line 4: E5 JUTS does not fit the board: square E8 holds E, not S"
+    )
+    assert "cannot read game record" in fails(runner, "review", str(tmp_path / "missing.gcg"))
+    assert "is a directory" in fails(runner, "review", str(tmp_path))
+
+
+def test_review_reads_standard_input(runner):
+    result = runner.invoke(cli, ["review", "-", "--json"], input=(DATA / "no_players.gcg").read_text())
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "<stdin>" and [p["final_score"] for p in data["players"]] == [45, 22]
+
+
+def test_the_record_lexicon_is_used_when_shipped(runner, tmp_path, monkeypatch):
+    assert record_lexicon(None, "SOWPODS", "g") == "sowpods"
+    assert record_lexicon(None, "kjxqz", "g") == "kjxqz"
+    assert record_lexicon("mine.txt", "SOWPODS", "g") == "mine.txt"  # --lexicon wins
+    assert record_lexicon(None, None, "g") is None
+    record = tmp_path / "nwl.gcg"
+    record.write_text("#lexicon NWL2020\n" + (DATA / "no_players.gcg").read_text())
+    result = runner.invoke(cli, ["review", str(record), "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        f"Warning: {record} names the lexicon 'NWL2020', which scrab does not ship; "
+        "using kjxqz (give --lexicon to choose)\n"
+    )
+    assert json.loads(result.stdout)["lexicon"] == "kjxqz"
+
+
+# ---------------------------------------------------------------------------------------------
+# --turn on solve, explain and play
+
+
+def test_solve_turn_is_the_position_before_it(runner, tmp_path):
+    data = run_json(runner, "solve", EXAMPLE, "--turn", "10", "--top", "3")
+    assert data["rack"] == "CEEINST"  # line 17, turn 10 (the line numbers are not the turns)
+    assert data["moves"][0]["position"] == "M7" and data["moves"][0]["notation"] == "ENTICES"
+    # The same as solving the board the record had before turn 10, written out by hand
+    # from the moves on lines 7 to 16 (the phony ENTICSE taken back).
+    rows = ["..............."] * 15
+    rows = [list(r) for r in rows]
+    for square, letter in {
+        "D8": "W", "E8": "E", "F8": "A", "G8": "v", "H8": "E",  # WEAvE
+        "E5": "J", "E6": "U", "E7": "T",  # JUT(E)
+        "F4": "G", "F5": "O", "F6": "N", "F7": "I",  # GONI(A)
+        "G6": "I", "H6": "T", "I6": "I", "J6": "Z", "K6": "E",  # (UN)ITIZE
+        "L2": "G", "L3": "E", "L4": "L", "L5": "A", "L6": "D", "L7": "A",  # GELADA
+        "M3": "H", "M4": "A", "M5": "E",  # HAE
+    }.items():  # fmt: skip
+        rows[int(square[1:]) - 1][ord(square[0]) - 65] = letter
+    board = tmp_path / "before-10.txt"
+    board.write_text("\n".join("".join(r) for r in rows) + "\n")
+    by_hand = run_json(runner, "solve", str(board), "--rack", "CEEINST", "--top", "3")
+    assert by_hand["moves"] == data["moves"] and by_hand["total_moves"] == data["total_moves"]
+    assert by_hand["unseen"] == data["unseen"]
+
+
+def test_solve_turn_with_a_rack_of_ones_own(runner):
+    data = run_json(runner, "solve", EXAMPLE, "--turn", "1", "--rack", "QI", "--top", "1")
+    assert data["rack"] == "IQ" and data["moves"][0]["word"] == "QI"
+
+
+def test_turn_errors(runner):
+    midgame = str(ROOT / "boards" / "midgame.txt")
+    assert fails(runner, "solve", midgame, "--turn", "3", "--rack", "A") == (
+        f"Error: --turn 3: {midgame} is not a GCG game record (--turn picks a turn of one)"
+    )
+    assert fails(runner, "solve", EXAMPLE, "--turn", "31") == (
+        f"Error: --turn 31: {EXAMPLE} has 29 turns (give 1 to 30; 30 is the position after the last)"
+    )
+    assert "Invalid value for '--turn'" in fails(runner, "solve", EXAMPLE, "--turn", "0")
+    # The game is over after turn 29: no rack to solve with unless one is given.
+    assert "Missing option '--rack'" in fails(runner, "solve", EXAMPLE, "--turn", "30")
+    # A partial rack is not offered as the rack.
+    assert "Missing option '--rack'" in fails(runner, "solve", str(DATA / "partial.gcg"), "--turn", "2")
+
+
+def test_solve_a_record_without_turn_is_its_last_position(runner):
+    data = run_json(runner, "solve", str(DATA / "partial.gcg"), "--top", "1")
+    assert data["rack"] == "ADLNNOR"  # #rack1: alice moves after bob's last play
+
+
+def test_play_and_explain_at_a_turn(runner):
+    played = run_json(runner, "play", EXAMPLE, "--turn", "10", "M7", "ENTICES")
+    assert played["score"] == 75 and played["bingo"] and played["leave"] == ""
+    # The turn's rack is checked: INSECT's rack holds no Z.
+    result = runner.invoke(cli, ["play", EXAMPLE, "--turn", "10", "8J", "ZINS"])
+    assert result.exit_code == 1 and "illegal move" in result.stderr
+    trace = run_json(runner, "explain", EXAMPLE, "--turn", "10", "1")
+    assert trace["word"] == "ENTICES" and trace["score"] == 75
+
+
+def test_progress_bar_on_a_terminal_only(full_lexicon):
+    """With stderr on a terminal the review shows its progress bar there; stdout holds the
+    table alone; with --json nothing but the JSON is written."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import threading
+
+    def review_on_a_terminal(*extra: str) -> tuple[str, str]:
+        primary, secondary = pty.openpty()
+        chunks: list[bytes] = []
+
+        def drain() -> None:
+            while True:
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                chunks.append(chunk)
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        try:
+            child = subprocess.Popen(
+                [sys.executable, "-m", "solver_cli", "review", EXAMPLE, *extra],
+                stdout=subprocess.PIPE,
+                stderr=secondary,
+                cwd=ROOT,
+            )
+            os.close(secondary)
+            out, _ = child.communicate(timeout=300)
+            reader.join(timeout=10)
+        finally:
+            os.close(primary)
+        assert child.returncode == 0
+        return out.decode(), b"".join(chunks).decode("utf-8", "replace")
+
+    out, terminal = review_on_a_terminal()
+    assert "Reviewing moves" in terminal and "Reviewing" not in out and "\x1b[" not in out
+    assert "ENTICSE (played at M7) is not in kjxqz" in terminal
+    out, terminal = review_on_a_terminal("--json")
+    assert "Reviewing" not in terminal
+    assert json.loads(out)["game"] == EXAMPLE
+
+
+def test_review_saves_what_it_printed_as_svg(runner, tmp_path):
+    import html
+    import re
+
+    target = tmp_path / "review.svg"
+    result = run(runner, "review", EXAMPLE, "--show-board", "10", "--svg", str(target))
+    svg = target.read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+    assert svg.startswith("<svg") and "Board after turn 10" in text
+    first_line = result.stdout.splitlines()[0].strip()
+    assert first_line and first_line in text  # the SVG holds what was printed
+    assert fails(runner, "review", EXAMPLE, "--json", "--svg", str(target)).startswith("Error:")
