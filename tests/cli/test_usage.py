@@ -1,0 +1,228 @@
+"""Options that conflict or mean nothing, names in any case, empty arguments, ranks, errors
+under --json, and --version: through Click's CliRunner, as a user or a script meets them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver_cli import __version__
+from solver_cli.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARDS = ROOT / "boards"
+MIDGAME = str(BOARDS / "midgame.txt")
+OPENING = str(BOARDS / "opening.txt")
+
+
+@pytest.fixture(scope="module")
+def runner(full_lexicon):  # the default list, built once into the test cache
+    return CliRunner()
+
+
+def one_error_line(result, code: int = 2) -> str:
+    """The run failed with ``code``, nothing on stdout, one ``Error:`` line last on stderr."""
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert lines and lines[-1].startswith("Error: "), lines
+    return lines[-1]
+
+
+# --------------------------------------------------------------------------- conflicts
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["solve", MIDGAME, "--rack", "RETAINS", "--top", "3", "--all"], "--top cannot be used with --all"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--move", "2"], "--move applies only with --show-board"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--json", "--show-board"], "--json cannot be used with --show-board"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--json", "--svg", "x.svg"], "--json cannot be used with --svg"),
+        (["solve", MIDGAME, "--rack", "A?", "--json", "--no-fold-blanks"], "--json cannot be used with --no-fold"),
+        (["solve", MIDGAME, "--rack", "A?", "--json", "--fold-blanks"], "--json cannot be used with --fold-blanks"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--must-use", "Z"], "--must-use Z: the rack AEINRST lacks Z"),
+        (["solve", MIDGAME, "--rack", "ZA", "--must-use", "ZZ?"], "--must-use ZZ?: the rack AZ lacks Z?"),
+        (["solve", MIDGAME, "--rack", ""], "rack is empty"),
+        (["anagram", "RETAINS", "--top", "3", "--all"], "--top cannot be used with --all"),
+        (["pattern", "Q?", "--top", "3", "--all"], "--top cannot be used with --all"),
+        (["hooks", "--letter", "E", "--rack", "ST", "--top", "3", "--all"], "--top cannot be used with --all"),
+        (["boggle", "ABCD/EFGH/IJKL/MNOP", "--size", "5"], "--size applies only with --random"),
+        (["boggle", "ABCD/EFGH/IJKL/MNOP", "--seed", "5"], "--seed applies only with --random"),
+        (["play", OPENING, "8D", "FORMATS", "--rack", ""], "rack is empty"),
+        (["play", OPENING, "8D", "FORMATS", "--json", "--cgp"], "--cgp with --json applies only with -o"),
+    ],
+)
+def test_conflicting_or_meaningless_options_are_usage_errors(runner, tmp_path, args, message):
+    result = runner.invoke(cli, args)
+    line = one_error_line(result)
+    assert message in line, line
+
+
+def test_must_use_error_names_what_the_rack_lacks(runner):
+    line = one_error_line(runner.invoke(cli, ["solve", MIDGAME, "--rack", "ZA", "--must-use", "ZZ?"]))
+    assert line == "Error: --must-use ZZ?: the rack AZ lacks Z?"
+    # what the rack holds is fine, in any case, and gives moves that use it
+    data = json.loads(runner.invoke(cli, ["solve", MIDGAME, "--rack", "ZA", "--must-use", "z", "--json"]).stdout)
+    assert data["moves"] and all(any(t["letter"] == "Z" for t in m["placed"]) for m in data["moves"])
+
+
+def test_move_out_of_range_prints_nothing_before_the_error(runner):
+    result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--show-board", "--move", "5000"])
+    assert one_error_line(result) == "Error: --move 5000: there are only 1470 move(s)"
+
+
+def test_move_in_range_highlights_that_move(runner):
+    data = json.loads(runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--top", "3", "--json"]).stdout)
+    third = data["moves"][2]
+    out = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--top", "3", "--show-board", "--move", "3"])
+    assert out.exit_code == 0, out.stderr
+    assert f"{third['position']} {third['notation']} {third['score']}" in out.stdout.splitlines()[-1]
+
+
+def test_play_with_an_empty_rack_used_to_skip_the_rack_check(runner):
+    ok = runner.invoke(cli, ["play", OPENING, "8D", "FORMATS"])
+    assert ok.exit_code == 0  # no --rack: no rack check
+    one_error_line(runner.invoke(cli, ["play", OPENING, "8D", "FORMATS", "--rack", ""]))
+
+
+# --------------------------------------------------------------------------- names and empty arguments
+
+
+@pytest.mark.parametrize("spelling", ["WWF", "Wwf", "wwf"])
+def test_rule_set_names_in_any_case(runner, spelling):
+    args = ["solve", str(BOARDS / "wwf-midgame.txt"), "--rack", "QUIZERS", "--top", "3", "--json"]
+    data = json.loads(runner.invoke(cli, [*args, "--rules", spelling]).stdout)
+    assert data["rules"] == "wwf"
+    assert data == json.loads(runner.invoke(cli, [*args, "--rules", "wwf"]).stdout)
+
+
+@pytest.mark.parametrize("spelling", ["KJXQZ", "Kjxqz"])
+def test_lexicon_names_in_any_case(runner, spelling):
+    data = json.loads(runner.invoke(cli, ["check", "QI", "--lexicon", spelling, "--json"]).stdout)
+    assert data["lexicon"] == "kjxqz" and data["all_valid"] is True
+
+
+def test_a_path_is_used_as_given(runner, tmp_path, monkeypatch):
+    """Only shipped names ignore case: a rules path in another case is another file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").write_text((ROOT / "solver_cli/data/rules/wwf.toml").read_text())
+    ok = runner.invoke(cli, ["anagram", "QI", "--rules", "mine.toml", "--json"])
+    assert ok.exit_code == 0 and json.loads(ok.stdout)["total"] == 1
+    assert "MINE.toml" in one_error_line(runner.invoke(cli, ["anagram", "QI", "--rules", "MINE.toml"]))
+
+
+def test_empty_names_say_what_is_empty(runner):
+    line = one_error_line(runner.invoke(cli, ["solve", MIDGAME, "--rack", "AB", "--rules", ""]))
+    assert line == "Error: empty rule-set name: give a shipped rule set (scrabble, super, wwf) or a .toml file"
+    for command in (["solve", "", "--rack", "AB"], ["play", "", "8D", "FORMATS"], ["explain", "", "--rack", "A", "1"]):
+        line = one_error_line(runner.invoke(cli, command))
+        assert line.startswith("Error: the board argument is empty"), line
+    assert "empty word-list name" in one_error_line(runner.invoke(cli, ["check", "QI", "--lexicon", ""]))
+
+
+# --------------------------------------------------------------------------- explain's ranks
+
+
+@pytest.mark.parametrize(
+    "rank, message",
+    [
+        ("0", "rank 0: ranks start at 1"),
+        ("00", "rank 00: ranks start at 1"),
+        ("²", "bad move '²'"),  # str.isdigit() is true for it; it is no rank
+        ("١", "bad move '١'"),  # an Arabic-Indic digit one
+        ("9" * 5000, "is too large"),
+        ("1471", "there is no move ranked 1471 (the list has 1470)"),
+    ],
+)
+def test_explain_ranks_are_parsed_strictly(runner, rank, message):
+    line = one_error_line(runner.invoke(cli, ["explain", MIDGAME, "--rack", "RETAINS", rank]))
+    assert message in line and len(line) < 200, line
+
+
+def test_explain_rank_is_the_json_rank(runner):
+    data = json.loads(runner.invoke(cli, ["solve", MIDGAME, "--rack", "AEIRST?", "--top", "3", "--json"]).stdout)
+    third = data["moves"][2]
+    result = runner.invoke(cli, ["explain", MIDGAME, "--rack", "AEIRST?", "003", "--json"])
+    assert result.exit_code == 0, result.stderr
+    trace = json.loads(result.stdout)
+    assert trace["position"] == third["position"] and trace["score"] == third["score"]
+
+
+# --------------------------------------------------------------------------- errors under --json
+
+# Every command with --json, given bad input: exit 2, the error on stderr, stdout empty (no
+# JSON error object: a script checks the exit status, as for any other failure).
+JSON_BAD_INPUT = {
+    "solve": ["solve", MIDGAME, "--rack", "AB1"],
+    "play": ["play", OPENING, "8D", "FORMATS", "--rack", "AB1"],
+    "explain": ["explain", MIDGAME, "--rack", "RETAINS", "0"],
+    "hooks": ["hooks", "Q1"],
+    "anagram": ["anagram", "ABCDEFGH"],
+    "pattern": ["pattern", ""],
+    "check": ["check", "Q1"],
+    "selfplay": ["selfplay", "--games", "1", "--rules", "chess"],
+    "boggle": ["boggle", "ABCD/E1GH/IJKL/MNOP"],
+    "bench": ["bench", "--lexicon", "no-such-list"],
+    "review": ["review", "no-such-game.gcg"],
+    "cache": ["cache", "no-such-subcommand"],
+}
+# ... and a failed check: exit 1, the same streams.
+JSON_FAILED_CHECK = {
+    "play": ["play", OPENING, "9D", "ZA"],
+    "explain": ["explain", OPENING, "--rack", "ZA", "9D", "ZA"],
+}
+
+
+def test_every_command_with_json_is_covered():
+    with_json = {name for name, command in cli.commands.items() if any(p.name == "as_json" for p in command.params)}
+    assert with_json == set(JSON_BAD_INPUT)
+
+
+@pytest.mark.parametrize("name", sorted(JSON_BAD_INPUT))
+def test_json_errors_go_to_stderr_and_leave_stdout_empty(runner, name):
+    one_error_line(runner.invoke(cli, [*JSON_BAD_INPUT[name], "--json"]), code=2)
+    if name in JSON_FAILED_CHECK:
+        line = one_error_line(runner.invoke(cli, [*JSON_FAILED_CHECK[name], "--json"]), code=1)
+        assert "illegal move" in line
+
+
+def test_json_usage_errors_too(runner):
+    result = runner.invoke(cli, ["solve", MIDGAME, "--json"])  # no rack
+    assert result.exit_code == 2 and result.stdout == "" and "Missing option '--rack'" in result.stderr
+
+
+# --------------------------------------------------------------------------- --version
+
+
+def test_version(runner):
+    result = runner.invoke(cli, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"scrab, version {__version__}\n"
+    assert __version__.count(".") >= 1 and __version__[0].isdigit()
+
+
+# --------------------------------------------------------------------------- hooks through a blank
+
+
+def test_hooks_letter_takes_a_blank_on_the_board(runner):
+    """--letter e: the board's E is a blank (lowercase, as in a board file): same words as
+    through a natural E, that square shown lowercase and worth 0 instead of 1."""
+    args = ["hooks", "--rack", "ST?", "--max-length", "4", "--all", "--json"]
+    natural = json.loads(runner.invoke(cli, [*args, "--letter", "E"]).stdout)
+    blank = json.loads(runner.invoke(cli, [*args, "--letter", "e"]).stdout)
+    # TEeS and TeES (natural E on the board at 1 or at 2) are both TeeS through a blank
+    assert blank["letters"] == "e" and 20 < blank["total"] <= natural["total"]
+    expected = set()
+    for w in natural["words"]:
+        for at in w["board_at"]:
+            display = w["display"][:at] + w["display"][at].lower() + w["display"][at + 1 :]
+            expected.add((w["word"], display, w["score"] - 1))
+    got = {(w["word"], w["display"], w["score"]) for w in blank["words"]}
+    assert got == expected
+    table = runner.invoke(cli, ["hooks", "--letter", "e", "--rack", "ST?", "--top", "3"]).stdout
+    assert "through e for rack ST?" in table
