@@ -75,7 +75,10 @@ def build_gaddag(words: list[str], progress: Progress | None = None, builder: st
         raise ValueError(f"unknown GADDAG builder {which!r}")
     except _LimitReached as limit:
         problem = limit.message()
-    except MemoryError:
+    except (MemoryError, SystemError):
+        # SystemError: when memory runs out while a MemoryError climbs the frames, CPython may
+        # fail to allocate its traceback and report "error return without exception set"
+        # instead (seen with the Python builder under a capped address space).
         problem = ""  # worded below, once the failed build's frames (and all they hold) are freed
     # Raised outside the handlers: the error's context would keep the failed build alive.
     raise LexiconError(problem or _out_of_memory(which))
