@@ -8,8 +8,20 @@ from importlib import resources
 
 import pytest
 
+from solver_cli.engine.movegen import NATIVE_BUILT
 from solver_cli.engine.rules import load_rules
 from solver_cli.lexicon.build import build_gaddag
+
+# Every test that generates moves runs on both engines (the markupsafe way): the tests under
+# engine/, games/, cli/ and formats/ take the `engine` fixture through their conftest.py.
+ENGINES = ["python", pytest.param("native", marks=pytest.mark.skipif(not NATIVE_BUILT, reason="not built"))]
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request, monkeypatch) -> str:
+    """The move generator under test, chosen as a user would: SCRAB_ENGINE."""
+    monkeypatch.setenv("SCRAB_ENGINE", request.param)
+    return request.param
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,9 @@ def bag_for(rules: Rules) -> list[int]:
     return [code for code in range(27) for _ in range(rules.counts[code])]
 
 
-def played_position(rules: Rules, gaddag, seed: int, turns: int) -> Board:
-    """A board after ``turns`` random legal moves (any move, not only the best)."""
+def played_position(rules: Rules, gaddag, seed: int, turns: int, engine: str | None = None) -> Board:
+    """A board after ``turns`` random legal moves (any move, not only the best); the same
+    board whichever engine lists the moves."""
     rng = random.Random(seed)
     bag = bag_for(rules)
     rng.shuffle(bag)
@@ -25,7 +26,7 @@ def played_position(rules: Rules, gaddag, seed: int, turns: int) -> Board:
         for _ in range(rules.rack_size):
             if bag:
                 rack[bag.pop()] += 1
-        moves = generate_moves(board, rack, gaddag, rules)
+        moves = sorted(generate_moves(board, rack, gaddag, rules, engine=engine))
         if not moves:
             continue
         _, down, line, start, codes = rng.choice(moves)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from solver_cli.engine.alphabet import CODE
 
@@ -43,7 +44,7 @@ BELOW = tuple((1 << code) - 1 for code in range(28))
 class Gaddag:
     """The flat GADDAG plus the root of its shared forward DAWG."""
 
-    __slots__ = ("nodes", "root", "dawg_root", "state_count", "arc_count")
+    __slots__ = ("nodes", "root", "dawg_root", "state_count", "arc_count", "native")
 
     def __init__(self, nodes: array[int], root: int, dawg_root: int, state_count: int, arc_count: int):
         self.nodes = nodes
@@ -51,6 +52,16 @@ class Gaddag:
         self.dawg_root = dawg_root
         self.state_count = state_count
         self.arc_count = arc_count
+        # The native engine's checked view of ``nodes`` (engine.movegen.native_lexicon), made
+        # on first use. It holds the array's buffer, so the array can no longer be resized.
+        self.native: Any = None
+
+    def __getstate__(self) -> tuple[array[int], int, int, int, int]:
+        # Sent to self-play's worker processes without the native view, made again there.
+        return (self.nodes, self.root, self.dawg_root, self.state_count, self.arc_count)
+
+    def __setstate__(self, state: tuple[array[int], int, int, int, int]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
 
     def child(self, state: int, code: int) -> int:
         """The state after ``code`` (0 = separator) from ``state``, or -1 if there is none."""

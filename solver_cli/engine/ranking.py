@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from solver_cli.engine.alphabet import BLANK_BIT, parse_rack, rack_text
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
-from solver_cli.engine.movegen import RawMove, generate_moves
+from solver_cli.engine.movegen import RankKey, RawMove, generate_moves, rank_key, ranked_moves
 from solver_cli.engine.notation import parse_square
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, build_move
@@ -22,16 +22,6 @@ class Solution:
     moves: list[Move]  # best first, at most ``limit`` of them
     total: int  # how many legal moves exist
     matching: int  # how many of them pass the filters
-
-
-RankKey = tuple[int, int, bool, int, int, tuple[int, ...]]
-
-
-def rank_key(raw: RawMove) -> RankKey:
-    """Highest score first; among equal scores the move keeping more blanks, then a stable
-    board order (across first, then by square, then by word)."""
-    score, down, line, start, codes = raw
-    return (-score, sum(code >= BLANK_BIT for code in codes), down, line, start, codes)
 
 
 SORTS = ("score", "length", "tiles")
@@ -170,16 +160,22 @@ def solve(
         raise ValueError(f"limit must be >= 0, not {limit}")
     if filters is not None and filters.must_use is not None:
         _check_must_use(filters.must_use, rack)
-    raw = generate_moves(board, rack, gaddag, rules)
-    total = len(raw)
-    if filters is not None and filters.active():
-        raw = [m for m in raw if _keep(filters, board, m)]
     sort = filters.sort if filters is not None else "score"
-    if sort == "score" and limit is not None and 0 < limit < len(raw):
-        # Only the moves that can reach the top need the full ranking key.
-        cutoff = heapq.nlargest(limit, raw)[-1][0]
-        chosen = sorted((m for m in raw if m[0] >= cutoff), key=rank_key)[:limit]
+    if sort == "score" and (filters is None or not filters.active()):
+        # The engine ranks while it generates: only the moves asked for become tuples.
+        total, chosen = ranked_moves(board, rack, gaddag, rules, keep=limit)
+        matching = total
     else:
-        chosen = sorted(raw, key=_sort_key(sort, board))[:limit]
+        raw = generate_moves(board, rack, gaddag, rules)
+        total = len(raw)
+        if filters is not None and filters.active():
+            raw = [m for m in raw if _keep(filters, board, m)]
+        matching = len(raw)
+        if sort == "score" and limit is not None and 0 < limit < len(raw):
+            # Only the moves that can reach the top need the full ranking key.
+            cutoff = heapq.nlargest(limit, raw)[-1][0]
+            chosen = sorted((m for m in raw if m[0] >= cutoff), key=rank_key)[:limit]
+        else:
+            chosen = sorted(raw, key=_sort_key(sort, board))[:limit]
     moves = [build_move(board, rules, rack, down, line, start, codes) for _, down, line, start, codes in chosen]
-    return Solution(moves, total, len(raw))
+    return Solution(moves, total, matching)

@@ -30,8 +30,7 @@ from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.history import GameRecord, GameTurn
-from solver_cli.engine.movegen import RawMove, generate_moves
-from solver_cli.engine.ranking import rank_key
+from solver_cli.engine.movegen import RawMove, generate_moves, rank_key
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, build_move
 

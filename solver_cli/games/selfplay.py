@@ -37,8 +37,7 @@ from solver_cli.engine.alphabet import BLANK_BIT, LETTER_MASK, rack_text
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.history import Adjustment, GameOutcome, GameResult, Turn
-from solver_cli.engine.movegen import RawMove, generate_moves
-from solver_cli.engine.ranking import rank_key
+from solver_cli.engine.movegen import ranked_moves
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import SelfPlayError
 
@@ -92,13 +91,6 @@ def rack_value(rack: list[int], values: tuple[int, ...]) -> int:
     return sum(n * values[code] for code, n in enumerate(rack) if n and code)
 
 
-def best_move(raw: list[RawMove]) -> RawMove:
-    """The greedy choice: the highest score, ties broken as the solver ranks them."""
-    top = max(m[0] for m in raw)
-    tied = [m for m in raw if m[0] == top]
-    return tied[0] if len(tied) == 1 else min(tied, key=rank_key)
-
-
 def _draw(bag: list[int], rack: list[int], want: int) -> list[int]:
     drawn = []
     while want > 0 and bag:
@@ -141,9 +133,11 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
     while True:
         rack = racks[player]
         before = rack_text(rack)
-        raw = generate_moves(board, rack, gaddag, rules)
-        if raw:
-            score, down, line, start, codes = best_move(raw)
+        # The greedy choice: the highest score, ties broken as the solver ranks them (the
+        # native engine keeps only the best move while it generates).
+        _, best = ranked_moves(board, rack, gaddag, rules, keep=1)
+        if best:
+            score, down, line, start, codes = best[0]
             placed = []
             for k, code in enumerate(codes):
                 row, col = (start + k, line) if down else (line, start + k)

@@ -19,11 +19,11 @@ prefixes, is refused with a ``LexiconError`` naming the limit.
 
 from __future__ import annotations
 
-import os
 from array import array
 from collections.abc import Callable
 
 from solver_cli.engine.gaddag import FINAL, LETTER_BITS, SEP, Gaddag
+from solver_cli.engine.movegen import ENGINE_ENV, requested_engine
 from solver_cli.errors import InputError, LexiconError
 
 try:
@@ -35,7 +35,6 @@ except ImportError:  # installed without a C compiler: the pure-Python twin does
 
 Progress = Callable[[str, float], None]  # (phase, fraction done)
 
-ENGINE_ENV = "SCRAB_ENGINE"
 BUILDERS = ("native", "python")
 
 MAX_WORD_LETTERS = 64  # longer than any board side (at most 26)
@@ -44,12 +43,11 @@ MAX_PREFIXES = 4_000_000  # distinct non-empty prefixes of the words: 7x SOWPODS
 
 
 def chosen_builder() -> str:
-    """The builder ``build_gaddag`` uses: ``SCRAB_ENGINE`` if set, else native when it is built."""
-    wanted = os.environ.get(ENGINE_ENV, "").strip().lower()
-    if not wanted:
+    """The builder ``build_gaddag`` uses: the engine ``SCRAB_ENGINE`` names, else native when
+    it is built."""
+    wanted = requested_engine()
+    if wanted is None:
         return "native" if NATIVE_BUILT else "python"
-    if wanted not in BUILDERS:
-        raise InputError(f"{ENGINE_ENV}={wanted!r}: expected one of {', '.join(BUILDERS)}")
     if wanted == "native" and not NATIVE_BUILT:
         raise InputError(
             f"{ENGINE_ENV}=native, but the native GADDAG builder is not built (it needs a C compiler at "

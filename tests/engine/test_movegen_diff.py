@@ -98,8 +98,8 @@ def test_empty_board_mirrored_and_not(small_words, small_gaddag):
     that is not symmetric about the diagonal through the centre is searched both ways."""
     import dataclasses
 
+    from solver_cli.engine._movegen_py import _mirror_symmetric
     from solver_cli.engine.board import Board
-    from solver_cli.engine.movegen import _mirror_symmetric
 
     words = set(small_words)
     base = RULES["scrabble"]

@@ -306,9 +306,7 @@ def run_capped(args: list[str], address_space: int, engine: str, cache: Path) ->
     env = dict(os.environ, SCRAB_ENGINE=engine, SCRAB_CACHE_DIR=str(cache), PYTHONPATH=str(PACKAGE_PARENT))
     # cwd: `python -c` puts the working folder first on sys.path, and from the checkout that
     # would import its uncompiled copy instead.
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cache, timeout=600
-    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cache, timeout=600)
 
 
 def assert_one_clean_error(result: subprocess.CompletedProcess[str], message: str) -> None:

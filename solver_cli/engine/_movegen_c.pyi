@@ -1,0 +1,39 @@
+"""Type stub of the optional native move generator (``_movegen_c.c``)."""
+
+from collections.abc import Sequence
+
+from typing_extensions import Buffer
+
+RECORD_SIZE: int
+LEAVE_TABLE_SIZE: int
+MAX_LEAVE: int
+
+class Lexicon:
+    def __init__(self, nodes: Buffer, root: int, dawg_root: int) -> None: ...
+
+class Layout:
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        letter_mult: bytes,
+        word_mult: bytes,
+        values: Sequence[int],
+        rack_size: int,
+        bingo: int,
+        centre: int,
+    ) -> None: ...
+
+class Leaves:
+    def __init__(self, values: Buffer) -> None: ...
+
+def generate(
+    lexicon: Lexicon,
+    layout: Layout,
+    squares: bytes,
+    rack: bytes,
+    keep: int = 0,
+    sort: bool = False,
+    leaves: Leaves | None = None,
+) -> tuple[int, bytes]: ...
+def leave_index(counts: bytes) -> int: ...
