@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -152,6 +151,8 @@ def replace_in_folder(
 
     def at(entry: str) -> tuple[str, dict[str, int]]:
         return (entry, {"dir_fd": folder_fd}) if folder_fd is not None else (str(folder / entry), {})
+
+    import secrets  # (here: its import costs start-up time of every command that only reads)
 
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
     for _ in range(100):

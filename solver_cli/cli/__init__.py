@@ -3,28 +3,37 @@
 Results go to stdout (a Rich table, or JSON with ``--json``); warnings, errors and progress
 go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input.
 
-Each command lives in its own module and is registered here with ``add_command``; no
+Each command lives in its own module, named in ``COMMANDS`` and imported when it runs; no
 command module imports this one, so there is no import cycle.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
 
 import click
 
 from solver_cli import __version__
-from solver_cli.cli.bench import bench
-from solver_cli.cli.boggle import boggle
-from solver_cli.cli.cache import cache
-from solver_cli.cli.explain import explain
-from solver_cli.cli.play import play
-from solver_cli.cli.review import review
-from solver_cli.cli.selfplay import selfplay
-from solver_cli.cli.solve import solve
-from solver_cli.cli.words import anagram, check, hooks, pattern
+
+# Each command's module, imported only when the command runs (or --help lists them all), so
+# `scrab solve --json` does not pay for the imports of review, bench or Boggle.
+COMMANDS = {
+    "solve": "solver_cli.cli.solve:solve",
+    "play": "solver_cli.cli.play:play",
+    "explain": "solver_cli.cli.explain:explain",
+    "review": "solver_cli.cli.review:review",
+    "hooks": "solver_cli.cli.words:hooks",
+    "anagram": "solver_cli.cli.words:anagram",
+    "pattern": "solver_cli.cli.words:pattern",
+    "check": "solver_cli.cli.words:check",
+    "selfplay": "solver_cli.cli.selfplay:selfplay",
+    "boggle": "solver_cli.cli.boggle:boggle",
+    "bench": "solver_cli.cli.bench:bench",
+    "cache": "solver_cli.cli.cache:cache",
+}
 
 
 def _stdout_to_devnull() -> None:
@@ -35,6 +44,18 @@ def _stdout_to_devnull() -> None:
 
 
 class ScrabGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, name = target.split(":")
+        command = getattr(importlib.import_module(module), name)
+        assert isinstance(command, click.Command)
+        return command
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
@@ -51,8 +72,11 @@ def cli() -> None:
     """scrab: every legal Scrabble / Words with Friends move, exactly scored, from a GADDAG."""
 
 
-for command in (solve, play, explain, review, hooks, anagram, pattern, check, selfplay, boggle, bench, cache):
-    cli.add_command(command)
+def all_commands() -> dict[str, click.Command]:
+    """Every command by name, imported (for the tests and the docs)."""
+    ctx = click.Context(cli)
+    commands = {name: cli.get_command(ctx, name) for name in cli.list_commands(ctx)}
+    return {name: command for name, command in commands.items() if command is not None}
 
 
 def main() -> None:

@@ -31,9 +31,9 @@ import hashlib
 import json
 import os
 import pickle
-import pickletools
 import re
 import stat
+import struct
 import sys
 import time
 from array import array
@@ -354,69 +354,101 @@ def checksum(payload: dict[str, object]) -> str:
     digest = hashlib.sha256(canonical.encode("utf-8"))
     digest.update(b"\0")
     nodes = payload.get("nodes")
-    digest.update(nodes if isinstance(nodes, bytes) else b"")
+    digest.update(nodes if isinstance(nodes, bytes | memoryview) else b"")
     return digest.hexdigest()
 
 
-# The opcodes that spell a flat dict of str -> int / float / str / bytes, protocols 2 to 5.
-_KEYS = {"SHORT_BINUNICODE", "BINUNICODE"}
-_VALUES = _KEYS | {"BININT", "BININT1", "BININT2", "LONG1", "BINFLOAT", "SHORT_BINBYTES", "BINBYTES", "BINBYTES8"}
-_IGNORED = {"FRAME", "MEMOIZE", "BINPUT", "LONG_BINPUT"}
+# The pickle opcodes of a flat dict of str -> int / float / str / bytes, protocols 2 to 5,
+# with the size of each one's fixed argument (-n: a length of n bytes, then that many bytes).
+_PROTO, _FRAME, _STOP, _MARK = 0x80, 0x95, ord("."), ord("(")
+_EMPTY_DICT, _SETITEM, _SETITEMS = ord("}"), ord("s"), ord("u")
+_MEMO = {0x94: 0, ord("q"): 1, ord("r"): 4}  # MEMOIZE, BINPUT, LONG_BINPUT: ignored
+_STRINGS = {0x8C: -1, ord("X"): -4}  # SHORT_BINUNICODE, BINUNICODE
+_BYTES = {ord("C"): -1, ord("B"): -4, 0x8E: -8}  # SHORT_BINBYTES, BINBYTES, BINBYTES8
+_INTS = {ord("J"): 4, ord("K"): 1, ord("M"): 2}  # BININT (signed), BININT1, BININT2
+_LONG1, _BINFLOAT = 0x8A, ord("G")
 _MAX_FIELDS = 64
 
 
 def load_flat_pickle(data: bytes) -> dict[str, object]:
     """The flat dict a cache pickle spells, read from its opcodes without running pickle:
     anything but ``{str: int | float | str | bytes}`` (a class, a nested container, a
-    reference to an earlier object) raises _Unusable."""
+    reference to an earlier object) raises _Unusable. Bytes values come back as memoryviews
+    of ``data``: the node array is not copied until it becomes an array."""
+    view = memoryview(data)
+    end = len(view)
+    pos = 0
+
+    def take(size: int) -> memoryview:
+        nonlocal pos
+        if size < 0 or size > end - pos:
+            raise _Unusable("unreadable (truncated or malformed)")
+        pos += size
+        return view[pos - size : pos]
+
+    def length(size: int) -> int:
+        return int.from_bytes(take(size), "little")
+
     result: dict[str, object] | None = None
     stack: list[object] = []
     marked = False
-    stopped = False
-    try:
-        for index, (opcode, arg, _pos) in enumerate(pickletools.genops(data)):
-            name = opcode.name
-            if stopped:
-                raise _Unusable("not a scrab cache (data after the end)")
-            if index == 0:
-                if name != "PROTO" or not isinstance(arg, int) or not 2 <= arg <= 5:
-                    raise _Unusable("not a scrab cache (not a pickle of protocol 2 to 5)")
-            elif name in _IGNORED:
-                pass
-            elif name == "EMPTY_DICT" and result is None and not stack:
-                result = {}
-            elif result is None:
-                raise _Unusable(f"not a scrab cache ({name} before the dict)")
-            elif name == "MARK" and not marked and not stack:
-                marked = True
-            elif name in _VALUES:
-                if len(stack) >= 2 * _MAX_FIELDS:
-                    raise _Unusable("not a scrab cache (too many fields)")
-                stack.append(arg)
-            elif name in ("SETITEMS", "SETITEM"):
-                if name == "SETITEMS" and not marked:
-                    raise _Unusable("not a scrab cache (SETITEMS without MARK)")
-                if name == "SETITEM" and (marked or len(stack) != 2):
-                    raise _Unusable("not a scrab cache (SETITEM out of place)")
-                if len(stack) % 2:
-                    raise _Unusable("not a scrab cache (a key without a value)")
-                for key, value in zip(stack[::2], stack[1::2], strict=True):
-                    if not isinstance(key, str) or key in result or len(result) >= _MAX_FIELDS:
-                        raise _Unusable("not a scrab cache (a bad or repeated key)")
-                    result[key] = value
-                stack.clear()
-                marked = False
-            elif name == "STOP" and result is not None and not stack and not marked:
-                stopped = True
-            else:
-                raise _Unusable(f"not a scrab cache (unexpected pickle opcode {name})")
-    except _Unusable:
-        raise
-    except Exception:  # pickletools' own errors: truncated or malformed data
-        raise _Unusable("unreadable (truncated or malformed)") from None
-    if not stopped or result is None:
+    if end < 2:
         raise _Unusable("unreadable (truncated)")
-    return result
+    if view[0] != _PROTO or not 2 <= view[1] <= 5:
+        raise _Unusable("not a scrab cache (not a pickle of protocol 2 to 5)")
+    pos = 2
+    while True:
+        if pos >= end:
+            raise _Unusable("unreadable (truncated)")
+        op = view[pos]
+        pos += 1
+        if op == _FRAME:
+            take(8)
+        elif op in _MEMO:
+            take(_MEMO[op])
+        elif op == _EMPTY_DICT and result is None and not stack:
+            result = {}
+        elif result is None:
+            raise _Unusable(f"not a scrab cache (opcode {op:#04x} before the dict)")
+        elif op == _MARK and not marked and not stack:
+            marked = True
+        elif op in _STRINGS or op in _BYTES or op in _INTS or op in (_LONG1, _BINFLOAT):
+            if len(stack) >= 2 * _MAX_FIELDS:
+                raise _Unusable("not a scrab cache (too many fields)")
+            value: object
+            if op in _STRINGS:
+                try:
+                    value = str(take(length(-_STRINGS[op])), "utf-8")
+                except UnicodeDecodeError:
+                    raise _Unusable("unreadable (truncated or malformed)") from None
+            elif op in _BYTES:
+                value = take(length(-_BYTES[op]))
+            elif op in _INTS:
+                value = int.from_bytes(take(_INTS[op]), "little", signed=op == ord("J"))
+            elif op == _LONG1:
+                value = int.from_bytes(take(length(1)), "little", signed=True)
+            else:
+                value = struct.unpack(">d", take(8))[0]
+            stack.append(value)
+        elif op in (_SETITEMS, _SETITEM):
+            if op == _SETITEMS and not marked:
+                raise _Unusable("not a scrab cache (SETITEMS without MARK)")
+            if op == _SETITEM and (marked or len(stack) != 2):
+                raise _Unusable("not a scrab cache (SETITEM out of place)")
+            if len(stack) % 2:
+                raise _Unusable("not a scrab cache (a key without a value)")
+            for key, item in zip(stack[::2], stack[1::2], strict=True):
+                if not isinstance(key, str) or key in result or len(result) >= _MAX_FIELDS:
+                    raise _Unusable("not a scrab cache (a bad or repeated key)")
+                result[key] = item
+            stack.clear()
+            marked = False
+        elif op == _STOP and not stack and not marked:
+            if pos != end:
+                raise _Unusable("not a scrab cache (data after the end)")
+            return result
+        else:
+            raise _Unusable(f"not a scrab cache (unexpected pickle opcode {op:#04x})")
 
 
 def check_payload(payload: dict[str, object], sha256: str | None, max_length: int | None) -> str | None:
@@ -432,7 +464,7 @@ def check_payload(payload: dict[str, object], sha256: str | None, max_length: in
         not all(type(payload.get(key)) is int for key in _INT_FIELDS)
         or not all(type(payload.get(key)) is str for key in _STR_FIELDS)
         or type(payload.get("created")) is not float
-        or type(payload.get("nodes")) is not bytes
+        or type(payload.get("nodes")) not in (bytes, memoryview)
         or len(payload) != len(_INT_FIELDS) + len(_STR_FIELDS) + 2
     ):
         return "damaged (missing or mistyped fields)"
@@ -445,7 +477,7 @@ def _range_problem(p: dict[str, object]) -> str | None:
     """Header fields that the node array cannot back (every value is known to be an int)."""
     nodes, states, arcs = p["nodes"], p["states"], p["arcs"]
     root, dawg_root, words, max_length = p["root"], p["dawg_root"], p["words"], p["max_length"]
-    assert isinstance(nodes, bytes) and isinstance(states, int) and isinstance(arcs, int)
+    assert isinstance(nodes, bytes | memoryview) and isinstance(states, int) and isinstance(arcs, int)
     assert isinstance(root, int) and isinstance(dawg_root, int) and isinstance(words, int)
     assert isinstance(max_length, int)
     if p["byteorder"] not in ("little", "big"):
@@ -478,7 +510,7 @@ def decode_cache(data: bytes, sha256: str | None = None, max_length: int | None 
 def _as_header(payload: dict[str, object]) -> CacheHeader:
     nodes = array("I")
     blob = payload["nodes"]
-    assert isinstance(blob, bytes)
+    assert isinstance(blob, bytes | memoryview)
     nodes.frombytes(blob)
     if sys.byteorder != payload["byteorder"]:
         nodes.byteswap()

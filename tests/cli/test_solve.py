@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver_cli.cli import cli
+from solver_cli.cli import all_commands, cli
 from solver_cli.engine.rules import load_rules
 from solver_cli.formats.boardfile import parse_board
 
@@ -142,5 +142,5 @@ def test_missing_rack_is_a_usage_error(runner):
 
 
 def test_every_command_has_help():
-    for command in cli.commands.values():
+    for command in all_commands().values():
         assert command.help, command.name

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver_cli import __version__
-from solver_cli.cli import cli
+from solver_cli.cli import all_commands, cli
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "boards"
@@ -180,7 +180,7 @@ JSON_FAILED_CHECK = {
 
 
 def test_every_command_with_json_is_covered():
-    with_json = {name for name, command in cli.commands.items() if any(p.name == "as_json" for p in command.params)}
+    with_json = {name for name, command in all_commands().items() if any(p.name == "as_json" for p in command.params)}
     assert with_json == set(JSON_BAD_INPUT)
 
 
