@@ -12,8 +12,8 @@
  * so Python objects are made only for the moves that are looked at.
  *
  * Nothing is trusted. A Lexicon checks its node array once, when it is made: every header's
- * arcs lie inside the array and every child offset is the start of a state, so the walk can
- * never read outside it. A Layout checks the rule set's sizes and values; every call checks
+ * arcs lie inside the array and every child offset is the start of an earlier state, so the
+ * walk can never read outside it nor loop. A Layout checks the rule set's sizes and values; every call checks
  * the board's squares and the rack's counts. Scores are int64: with the limits checked here
  * (26 squares a side, letter values <= 1000, multipliers <= 4, racks <= 20 tiles) the largest
  * score is below 2^57, so no sum or product overflows.
@@ -101,7 +101,10 @@ typedef struct {
     uint32_t dawg_root;
 } LexiconObject;
 
-/* NULL when every read the generator can make from `nodes` stays inside it; else why not. */
+/* NULL when every read the generator can make from `nodes` stays inside it; else why not.
+ * One pass, relying on the builder's order: a state is laid out after all its children, so
+ * each child offset must be below its parent's and already known as the start of a state.
+ * That also rules out cycles: every walk through the array goes strictly downwards. */
 static const char *check_nodes(const uint32_t *nodes, size_t len, uint64_t root, uint64_t dawg_root) {
     if (len == 0) {
         return "the node array is empty";
@@ -126,18 +129,17 @@ static const char *check_nodes(const uint32_t *nodes, size_t len, uint64_t root,
             problem = "a state's arcs run past the end of the array";
             break;
         }
-        is_state[off >> 3] |= (uint8_t)(1u << (off & 7));
-        off += 1 + arcs;
-    }
-    for (off = 0; problem == NULL && off < len;) {
-        size_t arcs = popcount32(nodes[off] & ARC_BITS);
         for (size_t k = 1; k <= arcs; k++) {
             uint32_t child = nodes[off + k];
-            if (child >= len || !(is_state[child >> 3] & (1u << (child & 7)))) {
-                problem = "an arc points outside the states";
+            if (child >= off || !(is_state[child >> 3] & (1u << (child & 7)))) {
+                problem = "an arc points to no earlier state";
                 break;
             }
         }
+        if (problem != NULL) {
+            break;
+        }
+        is_state[off >> 3] |= (uint8_t)(1u << (off & 7));
         off += 1 + arcs;
     }
     if (problem == NULL) {

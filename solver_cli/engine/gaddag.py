@@ -100,3 +100,31 @@ class Gaddag:
         except KeyError:
             return False
         return bool(codes) and self.is_final(self.walk(self.dawg_root, codes))
+
+
+def structure_problem(nodes: array[int], root: int, dawg_root: int) -> str | None:
+    """Why ``nodes`` is not a usable GADDAG array (None when it is): the pure-Python twin of
+    the native engine's check (``_movegen_c.c``, ``check_nodes``). Every state's arcs lie in
+    the array and point to an earlier state (the builder lays out children first), so no walk
+    reads outside the array or loops."""
+    n = len(nodes)
+    if n == 0:
+        return "the node array is empty"
+    is_state = bytearray(n)
+    off = 0
+    while off < n:
+        header = nodes[off]
+        if header >> 28:
+            return "a state header has bits above the final bit"
+        arcs = (header & (FINAL - 1)).bit_count()
+        if arcs > n - off - 1:
+            return "a state's arcs run past the end of the array"
+        if arcs:
+            children = nodes[off + 1 : off + 1 + arcs]
+            if max(children) >= off or not all(is_state[child] for child in children):
+                return "an arc points to no earlier state"
+        is_state[off] = 1
+        off += 1 + arcs
+    if not (0 <= root < n and is_state[root] and 0 <= dawg_root < n and is_state[dawg_root]):
+        return "a root is not a state"
+    return None

@@ -29,7 +29,7 @@ from solver_cli.engine import _movegen_py
 from solver_cli.engine._movegen_py import RawMove
 from solver_cli.engine.alphabet import BLANK_BIT
 from solver_cli.engine.board import Board
-from solver_cli.engine.gaddag import Gaddag
+from solver_cli.engine.gaddag import Gaddag, structure_problem
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import InputError
 
@@ -164,6 +164,18 @@ def native_lexicon(gaddag: Gaddag) -> _movegen_c.Lexicon:
             raise InputError(f"the lexicon's GADDAG is damaged: {exc}") from None
         gaddag.native = native
     return native
+
+
+def gaddag_problem(gaddag: Gaddag) -> str | None:
+    """Why ``gaddag``'s node array cannot be used (None when it can), checked once: by the
+    native engine when it is built (which keeps its checked view), else by the Python twin."""
+    if _movegen_c is None:
+        return structure_problem(gaddag.nodes, gaddag.root, gaddag.dawg_root)
+    try:
+        native_lexicon(gaddag)
+    except InputError as exc:
+        return str(exc).removeprefix("the lexicon's GADDAG is damaged: not a usable GADDAG: ")
+    return None
 
 
 _LAYOUTS: dict[int, tuple[Rules, _movegen_c.Layout]] = {}

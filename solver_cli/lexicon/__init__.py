@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver_cli.engine.gaddag import Gaddag
+from solver_cli.engine.movegen import gaddag_problem
 from solver_cli.errors import LexiconError
 from solver_cli.lexicon.build import Progress, build_gaddag, chosen_builder
 from solver_cli.lexicon.cache import Warn, cache_name, open_cache_folder
@@ -52,7 +53,12 @@ def load_lexicon(
             header = folder.read(name, sha256, max_length, say)
             if header is not None:
                 gaddag = Gaddag(header["nodes"], header["root"], header["dawg_root"], header["states"], header["arcs"])
-                return Lexicon(source.name, gaddag, header["words"], sha256, max_length, folder.path / name, False)
+                # Every index range-checked once, before any walk (the native engine's memory
+                # safety rests on it): a sound checksum says nothing of how the file was made.
+                problem = gaddag_problem(gaddag)
+                if problem is None:
+                    return Lexicon(source.name, gaddag, header["words"], sha256, max_length, folder.path / name, False)
+                say(f"cache file {folder.path / name} is damaged ({problem}); rebuilding it")
 
         text = source.text()
         try:

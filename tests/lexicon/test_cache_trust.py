@@ -15,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from click.testing import CliRunner
 
 import solver_cli.lexicon as lexicon_module
 from solver_cli.cli import cli
+from solver_cli.engine import movegen
 from solver_cli.lexicon import cache as cachemod
 from solver_cli.lexicon import load_lexicon
 from solver_cli.lexicon.build import build_gaddag
@@ -236,7 +238,9 @@ def test_a_huge_cache_file_is_refused_without_being_read(tmp_path, word_list, mo
 
 
 def payload_of(path: Path) -> dict:
-    return cachemod.load_flat_pickle(path.read_bytes())
+    # (bytes values come back as views of the file's data; a forger needs them as bytes)
+    payload = cachemod.load_flat_pickle(path.read_bytes())
+    return {key: bytes(value) if isinstance(value, memoryview) else value for key, value in payload.items()}
 
 
 def rewrite(path: Path, payload: dict, *, fix_checksum: bool) -> None:
@@ -307,6 +311,45 @@ def test_fields_out_of_range_with_a_valid_checksum_are_refused(cache, word_list,
     again, said = load(word_list)
     assert again.built and again.gaddag.nodes == lex.gaddag.nodes
     assert len(said) == 1 and reason in said[0], said
+
+
+def _forge_nodes(nodes: array, root: int, how: str) -> array:
+    """The root's children sent out of the array, or back to the root (a loop)."""
+    forged = array("I", nodes)
+    arcs = (forged[root] & ((1 << 27) - 1)).bit_count()
+    for k in range(1, arcs + 1):
+        forged[root + k] = 0xFFFFFF00 if how == "outside" else root
+    return forged
+
+
+@pytest.mark.parametrize("checker", ["native", "python"])
+@pytest.mark.parametrize("how", ["outside", "loop"])
+def test_node_indices_are_range_checked_at_load(cache, word_list, monkeypatch, checker, how):
+    """A sound checksum over a bad node array (a file forged in the user's own folder, or
+    written by a buggy build) is caught before any walk: one warning, then a rebuild."""
+    if checker == "native" and not movegen.NATIVE_BUILT:
+        pytest.skip("the native engine is not built")
+    if checker == "python":
+        monkeypatch.setattr(movegen, "_movegen_c", None)
+    lex, _ = load(word_list)
+    payload = payload_of(lex.cache_path)
+    nodes = array("I")
+    nodes.frombytes(payload["nodes"])
+    payload["nodes"] = _forge_nodes(nodes, payload["root"], how).tobytes()
+    rewrite(lex.cache_path, payload, fix_checksum=True)
+    again, said = load(word_list)
+    assert again.built and again.gaddag.nodes == lex.gaddag.nodes
+    assert len(said) == 1 and "is damaged (an arc points to no earlier state); rebuilding it" in said[0], said
+    assert again.contains(WORDS[0]) and not again.contains("ZZZQX")
+
+
+def test_every_built_gaddag_passes_both_checks(small_gaddag):
+    from solver_cli.engine.gaddag import structure_problem
+
+    g = small_gaddag
+    assert structure_problem(g.nodes, g.root, g.dawg_root) is None
+    assert movegen.gaddag_problem(g) is None
+    assert structure_problem(_forge_nodes(g.nodes, g.root, "loop"), g.root, g.dawg_root) is not None
 
 
 def test_truncation_at_every_opcode_is_refused(cache, word_list):
