@@ -46,6 +46,8 @@
 /* |score difference| above which the leave can no longer decide (|leave| <= LEAVE_LIMIT) */
 #define DECISIVE ((int64_t)1 << 40)
 #define LEAVE_LIMIT 1000000 /* millipoints: a leave is worth at most 1,000 points either way */
+#define NOT_OUT_PENALTY 10  /* points, with an empty bag, for a move that does not go out */
+#define MAX_BAG 100000
 
 enum { KIND_PLACE = 0, KIND_EXCHANGE = 1, KIND_PASS = 2 };
 
@@ -500,6 +502,8 @@ typedef struct {
     uint32_t root, dawg_root;
     const LayoutObject *layout;
     const int32_t *leaves; /* NULL: rank by score */
+    int bag;               /* tiles in the bag: 0 switches to the end-of-game adjustments */
+    int64_t opponent;      /* face value of the opponent's rack (for going out) */
     Sink *sink;
     int mirror; /* also record each move mirrored in the diagonal (the empty symmetric board) */
     /* the line */
@@ -514,6 +518,59 @@ typedef struct {
     uint8_t rack[RACK_CODES];
     uint32_t bits; /* letters 1..26 the rack holds */
 } Gen;
+
+/* The mean value of the distinct MAX_LEAVE-tile sub-leaves of `counts` (a leave too long for
+ * the table: a pass keeps the whole rack), rounded towards zero; leaves.py's fallback_value. */
+static int32_t fallback_value(const int32_t *leaves, const uint8_t *counts) {
+    uint8_t sub[RACK_CODES];
+    int64_t total = 0, n = 0;
+    /* odometer over sub[code] <= counts[code], keeping those of exactly MAX_LEAVE tiles */
+    memset(sub, 0, sizeof sub);
+    for (;;) {
+        int size = 0;
+        for (int code = 0; code < RACK_CODES; code++) {
+            size += sub[code];
+        }
+        if (size == MAX_LEAVE) {
+            total += leaves[leave_index(sub)];
+            n++;
+        }
+        int code = 0;
+        while (code < RACK_CODES && sub[code] == counts[code]) {
+            sub[code] = 0;
+            code++;
+        }
+        if (code == RACK_CODES) {
+            break;
+        }
+        sub[code]++;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    return (int32_t)(total / n); /* C division rounds towards zero */
+}
+
+/* What keeping G->rack adds to a move's score, in thousandths of a point (Valuation.leave_term). */
+static int32_t leave_term(const Gen *G) {
+    if (G->leaves == NULL) {
+        return 0;
+    }
+    if (G->bag > 0) {
+        int64_t index = leave_index(G->rack);
+        return index >= 0 ? G->leaves[index] : fallback_value(G->leaves, G->rack);
+    }
+    int64_t left = 0;
+    int kept = 0;
+    for (int code = 0; code < RACK_CODES; code++) {
+        kept += G->rack[code];
+        left += code ? G->rack[code] * G->layout->values[code] : 0;
+    }
+    if (kept == 0) {
+        return (int32_t)(2 * G->opponent * 1000);
+    }
+    return (int32_t)(-(2 * left + NOT_OUT_PENALTY) * 1000);
+}
 
 static void record(Gen *G, int first, int end, int64_t score) {
     Record r;
@@ -531,10 +588,7 @@ static void record(Gen *G, int first, int end, int64_t score) {
         blanks += (code & BLANK_BIT) != 0;
     }
     r.blanks = blanks;
-    if (G->leaves != NULL) {
-        int64_t index = leave_index(G->rack);
-        r.leave = index < 0 ? 0 : G->leaves[index];
-    }
+    r.leave = leave_term(G);
     sink_add(G->sink, &r);
     if (G->mirror) {
         r.down = 1;
@@ -909,6 +963,48 @@ static void generate_all(Gen *G, const uint8_t *sq) {
     }
 }
 
+/* Every distinct non-empty multiset of at most `most` tiles thrown back from the rack (kind
+ * EXCHANGE, codes: the tiles thrown, ascending, 0 the blank), then the pass if `passes`. */
+static void other_moves(Gen *G, int most, int passes) {
+    uint8_t rack[RACK_CODES], thrown[RACK_CODES];
+    memcpy(rack, G->rack, sizeof rack);
+    memset(thrown, 0, sizeof thrown);
+    Record r;
+    for (int size = 0; most > 0;) { /* odometer over thrown[code] <= rack[code], size <= most */
+        int code = 0;
+        while (code < RACK_CODES && (thrown[code] == rack[code] || size == most)) {
+            size -= thrown[code];
+            thrown[code] = 0;
+            code++;
+        }
+        if (code == RACK_CODES) {
+            break;
+        }
+        thrown[code]++;
+        size++;
+        memset(&r, 0, sizeof r);
+        r.kind = KIND_EXCHANGE;
+        int n = 0;
+        for (int c = 0; c < RACK_CODES; c++) {
+            for (int k = 0; k < thrown[c]; k++) {
+                r.codes[n++] = (uint8_t)c;
+            }
+            G->rack[c] = (uint8_t)(rack[c] - thrown[c]);
+        }
+        r.length = (uint8_t)n;
+        r.blanks = thrown[0];
+        r.leave = leave_term(G);
+        sink_add(G->sink, &r);
+    }
+    memcpy(G->rack, rack, sizeof rack);
+    if (passes) {
+        memset(&r, 0, sizeof r);
+        r.kind = KIND_PASS;
+        r.leave = leave_term(G);
+        sink_add(G->sink, &r);
+    }
+}
+
 /* ---------------------------------------------------------------------------------------
  * Leaves: a leave table (int32 thousandths of a point per leave, indexed by leave_index),
  * checked once.
@@ -980,20 +1076,27 @@ static int valid_square(uint8_t code) {
 }
 
 PyDoc_STRVAR(generate_doc,
-             "generate(lexicon, layout, squares, rack, keep=0, sort=False, leaves=None) -> (total, records)\n\n"
+             "generate(lexicon, layout, squares, rack, keep=0, sort=False, leaves=None, bag=1, opponent=0,\n"
+             "         exchange=0, passes=False) -> (total, records)\n\n"
              "Every legal move for the rack (27 counts as bytes, index 0 the blanks) on the board (one\n"
-             "byte a square, row-major). keep=0 returns every move (ranked if sort), keep=N the best N\n"
-             "in rank order. records packs one 48-byte record a move; total counts every move found.");
+             "byte a square, row-major), then every exchange of at most `exchange` tiles and the pass\n"
+             "(if `passes`). keep=0 returns every move (ranked if sort), keep=N the best N in rank\n"
+             "order. With `leaves` moves rank by equity: score plus the leave's value, or with bag=0\n"
+             "the end-of-game adjustments (`opponent`: the face value of the opponent's rack).\n"
+             "records packs one 48-byte record a move; total counts every move found.");
 
 static PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"lexicon", "layout", "squares", "rack", "keep", "sort", "leaves", NULL};
+    static char *kwlist[] = {"lexicon", "layout", "squares", "rack",     "keep",   "sort",
+                             "leaves",  "bag",    "opponent", "exchange", "passes", NULL};
     PyObject *lexicon_obj, *layout_obj, *leaves_obj = Py_None;
     Py_buffer squares, rack;
     Py_ssize_t keep = 0;
-    int sort = 0;
+    int sort = 0, bag = 1, exchange = 0, passes = 0;
+    long long opponent = 0;
     (void)module;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O!y*y*|npO:generate", kwlist, &LexiconType, &lexicon_obj,
-                                     &LayoutType, &layout_obj, &squares, &rack, &keep, &sort, &leaves_obj)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O!y*y*|npOiLip:generate", kwlist, &LexiconType, &lexicon_obj,
+                                     &LayoutType, &layout_obj, &squares, &rack, &keep, &sort, &leaves_obj, &bag,
+                                     &opponent, &exchange, &passes)) {
         return NULL;
     }
     LexiconObject *lexicon = (LexiconObject *)lexicon_obj;
@@ -1010,6 +1113,10 @@ static PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds) {
     } else if (leaves_obj != Py_None && (!PyObject_TypeCheck(leaves_obj, &LeavesType) ||
                                          ((LeavesObject *)leaves_obj)->values == NULL)) {
         problem = "leaves must be a Leaves table or None";
+    } else if (bag < 0 || bag > MAX_BAG || opponent < 0 || opponent > (long long)MAX_RACK * MAX_VALUE) {
+        problem = "bag or opponent out of range";
+    } else if (exchange < 0 || exchange > MAX_RACK) {
+        problem = "exchange out of range";
     }
     Gen *G = NULL;
     if (problem == NULL) {
@@ -1058,6 +1165,8 @@ static PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds) {
     G->dawg_root = lexicon->dawg_root;
     G->layout = layout;
     G->leaves = leaves_obj == Py_None ? NULL : ((LeavesObject *)leaves_obj)->values;
+    G->bag = bag;
+    G->opponent = opponent;
     G->sink = &sink;
     memcpy(G->rack, rack.buf, RACK_CODES);
     for (int code = 1; code < RACK_CODES; code++) {
@@ -1072,6 +1181,7 @@ static PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds) {
 
     Py_BEGIN_ALLOW_THREADS
     generate_all(G, sq);
+    other_moves(G, exchange, passes);
     if (!sink.failed && (keep > 0 || sort) && sink.count > 1) {
         qsort(sink.items, sink.count, sizeof(Record), rank_qsort);
     }

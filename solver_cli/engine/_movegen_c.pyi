@@ -35,5 +35,9 @@ def generate(
     keep: int = 0,
     sort: bool = False,
     leaves: Leaves | None = None,
+    bag: int = 1,
+    opponent: int = 0,
+    exchange: int = 0,
+    passes: bool = False,
 ) -> tuple[int, bytes]: ...
 def leave_index(counts: bytes) -> int: ...

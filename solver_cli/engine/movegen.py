@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from solver_cli.engine import _movegen_py
 from solver_cli.engine._movegen_py import RawMove
 from solver_cli.engine.alphabet import BLANK_BIT
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag, structure_problem
+from solver_cli.engine.leaves import SCALE, SCORE, LeaveTable, Valuation, exchanges
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import InputError
 
@@ -43,6 +44,11 @@ else:
 
 __all__ = [
     "RawMove",
+    "Candidate",
+    "candidate_key",
+    "PLACE",
+    "EXCHANGE",
+    "PASS",
     "RankKey",
     "rank_key",
     "generate_moves",
@@ -63,13 +69,51 @@ RECORD = struct.Struct("=qi6B26s4x")
 
 RankKey = tuple[int, int, bool, int, int, tuple[int, ...]]
 
+# What a candidate move does: place tiles, throw some back, or pass.
+PLACE, EXCHANGE, PASS = 0, 1, 2
+KINDS = ("place", "exchange", "pass")
+
+
+class Candidate(NamedTuple):
+    """A ranked move: a placement (``codes`` as in a raw move), an exchange (``codes``: the
+    tiles thrown back, ascending, 0 the blank) or the pass. ``leave`` is what the tiles kept
+    add to the score, in thousandths of a point (0 when ranking by score)."""
+
+    score: int
+    leave: int
+    kind: int
+    down: bool
+    line: int
+    start: int
+    codes: tuple[int, ...]
+
+    @property
+    def equity(self) -> int:
+        """Score plus leave, in thousandths of a point."""
+        return self.score * SCALE + self.leave
+
+    @property
+    def raw(self) -> RawMove:
+        return (self.score, self.down, self.line, self.start, self.codes)
+
+
+CandidateKey = tuple[int, int, int, bool, int, int, tuple[int, ...]]
+
 
 def rank_key(raw: RawMove) -> RankKey:
-    """The rank order, the same in both engines (the C twin is ``rank_cmp``): highest score
-    first; among equal scores the move keeping more blanks, then a stable board order
+    """The rank order by score, the same in both engines (the C twin is ``rank_cmp``): highest
+    score first; among equal scores the move keeping more blanks, then a stable board order
     (across first, then by square, then by word)."""
     score, down, line, start, codes = raw
     return (-score, sum(code >= BLANK_BIT for code in codes), down, line, start, codes)
+
+
+def candidate_key(c: Candidate) -> CandidateKey:
+    """``rank_key`` for candidates: highest equity first, then the move keeping more blanks
+    (fewer in the main word, or fewer thrown back), then placements, exchanges, the pass, then
+    the board order. With every leave 0 it orders placements exactly as ``rank_key``."""
+    blanks = c.codes.count(0) if c.kind == EXCHANGE else sum(code >= BLANK_BIT for code in c.codes)
+    return (-c.equity, blanks, c.kind, c.down, c.line, c.start, c.codes)
 
 
 def requested_engine() -> str | None:
@@ -107,27 +151,65 @@ def generate_moves(
 
 
 def ranked_moves(
-    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, keep: int | None = None, engine: str | None = None
-) -> tuple[int, list[RawMove]]:
-    """(how many legal moves there are, the best ``keep`` of them in rank order); every move,
-    ranked, when ``keep`` is None."""
+    board: Board,
+    rack: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    keep: int | None = None,
+    valuation: Valuation = SCORE,
+    engine: str | None = None,
+) -> tuple[int, list[Candidate]]:
+    """(how many candidate moves there are, the best ``keep`` of them in rank order); every
+    candidate, ranked, when ``keep`` is None. Candidates are the legal placements, and the
+    exchanges and the pass when ``valuation`` allows them; they rank by score, or by equity
+    when ``valuation`` has leave values."""
     _check(board, rules)
     if keep is not None and keep < 0:
         raise ValueError(f"keep must be >= 0, not {keep}")
     if (engine or chosen_engine()) == "python":
-        raw = _movegen_py.generate_moves(board, rack, gaddag, rules)
-        if keep is None or keep >= len(raw):
-            return len(raw), sorted(raw, key=rank_key)
+        found = _python_candidates(board, rack, gaddag, rules, valuation)
+        if keep is None or keep >= len(found):
+            return len(found), sorted(found, key=candidate_key)
         if keep == 0:
-            return len(raw), []
-        # Only the moves that can reach the top need the full ranking key.
-        cutoff = sorted((m[0] for m in raw), reverse=True)[keep - 1]
-        return len(raw), sorted((m for m in raw if m[0] >= cutoff), key=rank_key)[:keep]
+            return len(found), []
+        # Only the candidates that can reach the top need the full ranking key.
+        cutoff = sorted((c.equity for c in found), reverse=True)[keep - 1]
+        return len(found), sorted((c for c in found if c.equity >= cutoff), key=candidate_key)[:keep]
     if keep == 0:
-        total, _ = _native_call(board, rack, gaddag, rules, 1, False)
+        total, _ = _native_call(board, rack, gaddag, rules, 1, False, valuation)
         return total, []
-    total, records = _native_call(board, rack, gaddag, rules, keep or 0, keep is None)
-    return total, _decode(records)
+    total, records = _native_call(board, rack, gaddag, rules, keep or 0, keep is None, valuation)
+    return total, [
+        Candidate(score, leave, kind, bool(down), line, start, tuple(codes[:length]))
+        for score, leave, kind, down, line, start, length, _blanks, codes in RECORD.iter_unpack(records)
+    ]
+
+
+def _python_candidates(
+    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, valuation: Valuation
+) -> list[Candidate]:
+    """Every candidate, unordered, by the Python twin (the native engine's other_moves and
+    leave_term are the same rules)."""
+    found = []
+    values = rules.values
+    cols = board.cols
+    squares = board.squares
+    for score, down, line, start, codes in _movegen_py.generate_moves(board, rack, gaddag, rules):
+        leave = 0
+        if valuation.equity:
+            kept = list(rack)
+            for k, code in enumerate(codes):
+                if not squares[(start + k) * cols + line if down else line * cols + start + k]:
+                    kept[0 if code & BLANK_BIT else code] -= 1
+            leave = valuation.leave_term(kept, values)
+        found.append(Candidate(score, leave, PLACE, down, line, start, codes))
+    for thrown in exchanges(rack, valuation.exchange):
+        kept = [held - out for held, out in zip(rack, thrown, strict=True)]
+        tiles = tuple(code for code, n in enumerate(thrown) for _ in range(n))
+        found.append(Candidate(0, valuation.leave_term(kept, values), EXCHANGE, False, 0, 0, tiles))
+    if valuation.passes:
+        found.append(Candidate(0, valuation.leave_term(rack, values), PASS, False, 0, 0, ()))
+    return found
 
 
 def _check(board: Board, rules: Rules) -> None:
@@ -136,13 +218,34 @@ def _check(board: Board, rules: Rules) -> None:
 
 
 def _native_call(
-    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, keep: int, sort: bool
+    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, keep: int, sort: bool, valuation: Valuation = SCORE
 ) -> tuple[int, bytes]:
     assert _movegen_c is not None
+    leaves = None if valuation.leaves is None else native_leaves(valuation.leaves)
     total, records = _movegen_c.generate(
-        native_lexicon(gaddag), _layout(rules), bytes(board.squares), bytes(rack), keep=keep, sort=sort
+        native_lexicon(gaddag),
+        _layout(rules),
+        bytes(board.squares),
+        bytes(rack),
+        keep=keep,
+        sort=sort,
+        leaves=leaves,
+        bag=valuation.bag,
+        opponent=valuation.opponent,
+        exchange=valuation.exchange,
+        passes=valuation.passes,
     )
     return total, records
+
+
+def native_leaves(table: LeaveTable) -> _movegen_c.Leaves:
+    """The native engine's checked copy of a leave table, made once per table."""
+    assert _movegen_c is not None
+    native: _movegen_c.Leaves | None = table.native
+    if native is None:
+        native = _movegen_c.Leaves(table.values)
+        table.native = native
+    return native
 
 
 def _decode(records: bytes) -> list[RawMove]:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver_cli.engine.alphabet import BLANK_BIT, parse_rack, rack_text
+from solver_cli.engine.alphabet import BLANK_BIT, parse_rack, rack_text, shown_char
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.movegen import RankKey, RawMove, generate_moves, rank_key, ranked_moves
@@ -45,15 +45,57 @@ class Filters:
         )
 
 
+class FilterError(InputError):
+    """A filter argument ``make_filters`` refuses. ``param`` is the keyword argument
+    (``at``, ``min_length``, ...) and ``neutral`` the message naming it so, as the Python API
+    reports it. ``str()`` is the command line's wording where it names a flag (``--at: ...``):
+    the CLI prints ``str(exc)`` as it is, and its tests and docs show those messages."""
+
+    def __init__(self, param: str, neutral: str, flagged: str | None = None) -> None:
+        super().__init__(flagged if flagged is not None else neutral)
+        self.param = param
+        self.neutral = neutral
+
+
 def word_pattern(text: str) -> re.Pattern[str]:
     """``?`` one letter, ``*`` any run of letters, A-Z literal (any case)."""
+    if not isinstance(text, str):
+        raise FilterError("word", f"word pattern must be a string such as '*ING', not {type(text).__name__}")
     if not text:
-        raise InputError("empty word pattern (use letters, ? for one letter, * for any run)")
+        raise FilterError("word", "empty word pattern (use letters, ? for one letter, * for any run)")
     for position, ch in enumerate(text, 1):
         if ch not in "?*" and not (ch.isascii() and ch.isalpha()):
-            raise InputError(f"word pattern {text!r}: bad character {ch!r} at position {position} (use A-Z, ? and *)")
+            raise FilterError(
+                "word",
+                f"word pattern {text!r}: bad character {shown_char(ch)} at position {position} (use A-Z, ? and *)",
+            )
     regex = "".join("[A-Z]" if ch == "?" else "[A-Z]*" if ch == "*" else ch.upper() for ch in text)
     return re.compile(regex)
+
+
+def _length(name: str, value: object) -> int | None:
+    # bool is an int to Python, but True letters is a slip, not a length
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+        return value
+    raise FilterError(name, f"{name} must be a positive integer or None, not {value!r}")
+
+
+def _must_use(text: object, rack_size: int) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise FilterError("must_use", f"must_use must be rack letters such as 'Z?' or None, not {type(text).__name__}")
+    tiles = text.strip()
+    if not tiles:
+        return None  # as an empty --must-use always was: no filter
+    for position, ch in enumerate(tiles, 1):
+        if ch != "?" and not (ch.isascii() and ch.isalpha()):
+            detail = f"bad character {shown_char(ch)} at position {position} (use letters A-Z and ? for a blank)"
+            raise FilterError("must_use", f"must_use {tiles!r}: {detail}", f"--must-use {tiles}: {detail}")
+    if len(tiles) > rack_size:
+        detail = f"{len(tiles)} tiles; a rack holds at most {rack_size}"
+        raise FilterError("must_use", f"must_use {tiles!r} has {detail}", f"--must-use {tiles} has {detail}")
+    return tuple(parse_rack(tiles, rack_size))
 
 
 def make_filters(
@@ -68,23 +110,33 @@ def make_filters(
     sort: str = "score",
 ) -> Filters:
     """``Filters`` from text as a user writes it: ``at="H8"``, ``must_use="Z?"``,
-    ``word="*ING"``. Raises ``InputError`` naming the bad value."""
+    ``word="*ING"``. Raises ``FilterError`` (an ``InputError``) naming the argument and the
+    bad value."""
     square = None
     if at is not None:
+        if not isinstance(at, str):
+            raise FilterError("at", f"at must be a square such as 'H8' or None, not {type(at).__name__}")
         try:
             square = parse_square(at, rules.rows, rules.cols)
         except ValueError as exc:
-            raise InputError(f"--at: {exc}") from None
-    if min_length is not None and max_length is not None and min_length > max_length:
-        raise InputError(f"--min-length {min_length} is more than --max-length {max_length}")
-    if sort not in SORTS:
-        raise InputError(f"unknown sort {sort!r} (use {', '.join(SORTS)})")
-    need = tuple(parse_rack(must_use, rules.rack_size)) if must_use else None
+            raise FilterError("at", f"at: {exc}", f"--at: {exc}") from None
+    shortest = _length("min_length", min_length)
+    longest = _length("max_length", max_length)
+    if shortest is not None and longest is not None and shortest > longest:
+        raise FilterError(
+            "min_length",
+            f"min_length {shortest} is more than max_length {longest}",
+            f"--min-length {shortest} is more than --max-length {longest}",
+        )
+    if min_score is not None and (not isinstance(min_score, int) or isinstance(min_score, bool)):
+        raise FilterError("min_score", f"min_score must be an integer or None, not {min_score!r}")
+    if not isinstance(sort, str) or sort not in SORTS:
+        raise FilterError("sort", f"unknown sort {sort!r} (use {', '.join(SORTS)})")
     return Filters(
         at=square,
-        min_length=min_length,
-        max_length=max_length,
-        must_use=need,
+        min_length=shortest,
+        max_length=longest,
+        must_use=_must_use(must_use, rules.rack_size),
         min_score=min_score,
         word=word_pattern(word) if word is not None else None,
         sort=sort,
@@ -163,7 +215,8 @@ def solve(
     sort = filters.sort if filters is not None else "score"
     if sort == "score" and (filters is None or not filters.active()):
         # The engine ranks while it generates: only the moves asked for become tuples.
-        total, chosen = ranked_moves(board, rack, gaddag, rules, keep=limit)
+        total, ranked = ranked_moves(board, rack, gaddag, rules, keep=limit)
+        chosen = [c.raw for c in ranked]
         matching = total
     else:
         raw = generate_moves(board, rack, gaddag, rules)

@@ -137,7 +137,7 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
         # native engine keeps only the best move while it generates).
         _, best = ranked_moves(board, rack, gaddag, rules, keep=1)
         if best:
-            score, down, line, start, codes = best[0]
+            score, down, line, start, codes = best[0].raw
             placed = []
             for k, code in enumerate(codes):
                 row, col = (start + k, line) if down else (line, start + k)

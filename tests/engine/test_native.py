@@ -62,11 +62,12 @@ def assert_same(board: Board, rack: list[int], gaddag: Gaddag, rules, python_ran
     assert Counter(native) == Counter(python), context
     ranked = sorted(python, key=rank_key)
     total, ranked_n = ranked_moves(board, rack, gaddag, rules, engine="native")
-    assert total == len(python) and ranked_n == ranked, context
+    assert total == len(python) and [c.raw for c in ranked_n] == ranked, context
     engines = ("native", "python") if python_ranking else ("native",)
     for keep in (1, 3, 40):  # best-move mode and the bounded heap: the head of the full list
         for engine in engines:
-            assert ranked_moves(board, rack, gaddag, rules, keep=keep, engine=engine) == (total, ranked[:keep])
+            count, best = ranked_moves(board, rack, gaddag, rules, keep=keep, engine=engine)
+            assert (count, [c.raw for c in best]) == (total, ranked[:keep])
     return len(python)
 
 
