@@ -180,7 +180,7 @@ def exchanges(rack: list[int] | tuple[int, ...], most: int) -> list[tuple[int, .
 
     def walk(code: int, size: int) -> None:
         if code == CODES:
-            if 0 < size:
+            if size > 0:
                 found.append(tuple(thrown))
             return
         for take in range(min(rack[code], most - size) + 1):
