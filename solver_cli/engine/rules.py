@@ -6,6 +6,7 @@ user's own TOML file in the same format (see the README).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,11 @@ MAX_BINGO_BONUS = 10_000
 MAX_NAME_LENGTH = 64  # the name ends up in GCG headers and output: one short printable line
 MAX_TITLE_LENGTH = 200
 MAX_NESTING = 8  # arrays and inline tables inside each other; a rule file needs 2
+# tomllib's time and memory grow with the square of a dotted key's length (``a.b.c...``, or a
+# ``[a.b.c...]`` header): 40,000 parts took 52 s and 6 GB. A rule file needs 2 parts
+# (``tiles.A``) and about 40 keys.
+MAX_KEY_PARTS = 8
+MAX_KEYS = 1_000  # keys and table headers in the whole file
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,11 @@ class Rules:
     rack_size: int
     bingo_bonus: int
     centre: tuple[int, int]  # (row, col), 0-based
+    # An exchange needs at least this many tiles in the bag and throws back at most
+    # ``exchange_max`` tiles; ``scoreless_turns`` consecutive scoreless turns end a game.
+    exchange_min_bag: int = 7
+    exchange_max: int = 7
+    scoreless_turns: int = 6
 
     @property
     def max_side(self) -> int:
@@ -107,9 +118,9 @@ def parse_rules(text: str, source: str) -> Rules:
     def fail(msg: str) -> RulesError:
         return RulesError(f"{source}: {msg}")
 
-    depth = _nesting_depth(text)
-    if depth > MAX_NESTING:
-        raise fail(f"arrays or tables nested {depth} deep (at most {MAX_NESTING})")
+    problem = _shape_problem(text)
+    if problem is not None:
+        raise fail(problem)
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError) as exc:  # ValueError: e.g. a 5,000-digit integer
@@ -139,6 +150,9 @@ def parse_rules(text: str, source: str) -> Rules:
 
     rack_size = integer("rack_size", 7, 1, MAX_RACK_SIZE)
     bingo = integer("bingo_bonus", 50, 0, MAX_BINGO_BONUS)
+    exchange_min_bag = integer("exchange_min_bag", rack_size, 1, MAX_TILES)
+    exchange_max = integer("exchange_max", rack_size, 0, rack_size)
+    scoreless_turns = integer("scoreless_turns", 6, 1, 100)
     centre_text = data.get("centre", None)
     if centre_text is None:
         centre = (rows // 2, cols // 2)
@@ -196,6 +210,9 @@ def parse_rules(text: str, source: str) -> Rules:
         counts=tuple(counts),
         rack_size=rack_size,
         bingo_bonus=bingo,
+        exchange_min_bag=exchange_min_bag,
+        exchange_max=exchange_max,
+        scoreless_turns=scoreless_turns,
         centre=centre,
     )
 
@@ -207,32 +224,98 @@ def _one_line(value: object, key: str, limit: int, fail: Callable[[str], RulesEr
     return value
 
 
-def _nesting_depth(text: str) -> int:
-    """How deep arrays and inline tables nest, counted outside strings and comments, so a
-    hostile file is refused before the recursive TOML parser runs out of stack."""
-    deepest = depth = 0
+# The pre-scan's tokens: a quote (a string to skip), runs of dots, of ``=``, of openers, of
+# closers, a comment, and everything else in runs (so a long line costs few steps).
+_TOKEN = re.compile(
+    r"""(?P<quote>["'])|(?P<dots>\.+)|(?P<equals>=+)|(?P<open>[\[{]+)|(?P<close>[\]}]+)|(?P<comment>\#[^\n]*)"""
+    r"""|(?P<plain>[^"'.=\[\]{}#]+)"""
+)
+_NOT_IN_KEY = re.compile(r"[^A-Za-z0-9_ \t-]")  # ends a dotted key: anything but bare words and blanks
+_BASIC_BODY = re.compile(r'(?:[^"\\\n]+|\\.)*')  # a one-line "string" up to its closing quote
+_MULTILINE_BASIC_BODY = re.compile(r'(?:[^"\\]+|\\.|"(?!""))*', re.DOTALL)
+
+
+def _shape_problem(text: str) -> str | None:
+    """What makes ``text`` too costly for the TOML parser (None when nothing does), found in
+    one linear pass outside strings and comments, before tomllib sees the text: arrays and
+    inline tables nested deeper than MAX_NESTING (tomllib recurses on them), a dotted key or
+    table header of more than MAX_KEY_PARTS parts (tomllib's cost is quadratic in them), or
+    more than MAX_KEYS keys and headers. Each problem names its line.
+
+    Dots are counted in any run of bare words, blanks and quoted strings, in keys and values
+    alike (a valid value has at most one dot, as in ``1.5``), so the scan needs no TOML
+    grammar and cannot be led to miss a key. Strings end where tomllib ends them (escapes; up
+    to two quotes after a closing triple quote belong to the string)."""
+    depth = keys = 0
+    dots = 0  # in the current run of key parts
+    line_start = True  # only blanks since the last line break: a "[" here opens a table header
     i, n = 0, len(text)
+
+    def at(pos: int, problem: str) -> str:
+        return f"line {text.count(chr(10), 0, pos) + 1}: {problem}"
+
     while i < n:
-        ch = text[i]
-        if ch == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif ch in "\"'":
-            triple = text.startswith(ch * 3, i)
-            quote = ch * 3 if triple else ch
-            i += len(quote)
-            while i < n and not text.startswith(quote, i):
-                if ch == '"' and text[i] == "\\":
-                    i += 1  # an escaped character, maybe a quote
-                elif text[i] == "\n" and not triple:
-                    break  # an unterminated one-line string: the parser reports it
-                i += 1
-            i += len(quote)
+        match = _TOKEN.match(text, i)
+        assert match is not None  # the alternatives cover every character
+        kind, j = match.lastgroup, match.end()
+        if kind == "plain":
+            if _NOT_IN_KEY.search(text, i, j):
+                dots = 0
+            last_break = text.rfind("\n", i, j)
+            if last_break >= 0:
+                line_start = not text[last_break + 1 : j].strip(" \t")
+            else:
+                line_start = line_start and not text[i:j].strip(" \t")
+            i = j
             continue
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        i += 1
-    return deepest
+        if kind == "quote":
+            j = _string_end(text, i)
+        elif kind == "dots":
+            dots += j - i
+            if dots >= MAX_KEY_PARTS:  # refused here: the rest of the key need not be read
+                return at(i, f"a dotted key or table header of more than {MAX_KEY_PARTS} parts")
+        else:
+            dots = 0
+            if kind == "equals":
+                keys += j - i
+            elif kind == "open":
+                keys += line_start and depth == 0 and text[i] == "["  # a table header
+                depth += j - i
+                if depth > MAX_NESTING:
+                    return at(i, f"arrays or tables nested more than {MAX_NESTING} deep")
+            elif kind == "close":
+                depth = max(0, depth - (j - i))
+            if keys > MAX_KEYS:
+                return at(i, f"more than {MAX_KEYS:,} keys and table headers (a rule file needs about 40)")
+        line_start = False
+        i = j
+    return None
+
+
+def _string_end(text: str, i: int) -> int:
+    """Where the string starting at ``text[i]`` (a quote) ends, as tomllib reads it; an
+    unterminated one-line string ends at its line's end (tomllib then refuses the file)."""
+    quote = text[i]
+    if text.startswith(quote * 3, i):
+        if quote == "'":
+            end = text.find("'''", i + 3)
+            j = len(text) if end < 0 else end
+        else:
+            body = _MULTILINE_BASIC_BODY.match(text, i + 3)
+            assert body is not None  # the pattern matches the empty string
+            j = body.end()
+        if not text.startswith(quote * 3, j):
+            return len(text)  # unterminated: tomllib refuses the file
+        j += 3
+        for _ in range(2):  # a closing triple quote may follow one or two of the string's own
+            if text.startswith(quote, j):
+                j += 1
+        return j
+    if quote == "'":
+        stops = [k for k in (text.find("'", i + 1), text.find("\n", i + 1)) if k >= 0]
+        j = min(stops, default=len(text))
+    else:
+        body = _BASIC_BODY.match(text, i + 1)
+        assert body is not None
+        j = body.end()
+    return j + 1 if text.startswith(quote, j) else j
