@@ -50,12 +50,16 @@ from solver_cli._io import (
 )
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.errors import ScrabError
-from solver_cli.lexicon.wordlist import WordSource
+from solver_cli.lexicon.build import MAX_NODE_ENTRIES
+from solver_cli.lexicon.wordlist import MAX_WORDS, WordSource
 
 FORMAT_VERSION = 2
 MAGIC = "scrab-gaddag"
 CACHE_ENV = "SCRAB_CACHE_DIR"
-MAX_CACHE_BYTES = 1 << 30  # SOWPODS' file is 7 MB; no sound cache comes near this
+# No file scrab writes is larger than the builder's largest node array (MAX_NODE_ENTRIES
+# uint32 entries, 64 MiB) plus its header (well under 4 KiB; 64 KiB allowed), so nothing
+# larger is read. SOWPODS' file is 7 MB.
+MAX_CACHE_BYTES = 4 * MAX_NODE_ENTRIES + (1 << 16)
 MAX_NAME_CHARS = 300
 # scrab's own names in the folder: cache files, and the temporary files they are written as.
 CACHE_NAME = re.compile(
@@ -484,9 +488,11 @@ def _range_problem(p: dict[str, object]) -> str | None:
         return "damaged (byte order)"
     if states < 1 or arcs < 0 or len(nodes) != 4 * (states + arcs):
         return "damaged (the state and arc counts do not match the nodes)"
+    if states + arcs > MAX_NODE_ENTRIES:  # more than the builder ever makes
+        return f"damaged (the state and arc counts exceed the builder's {MAX_NODE_ENTRIES:,} entries)"
     if not (0 <= root < states + arcs and 0 <= dawg_root < states + arcs):
         return "damaged (a root outside the nodes)"
-    if not (words >= 1 and 2 <= max_length <= 64):
+    if not (1 <= words <= MAX_WORDS and 2 <= max_length <= 64):
         return "damaged (word count or length limit out of range)"
     if len(str(p["sha256"])) != 64 or len(str(p["name"])) > MAX_NAME_CHARS:
         return "damaged (a name or digest out of range)"

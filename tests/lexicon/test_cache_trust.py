@@ -459,3 +459,64 @@ def test_no_home_folder_in_process(tmp_path, word_list, monkeypatch):
         == [line for line in result.stderr.splitlines() if line.startswith("Warning: no cache folder")]
         != []
     )
+
+
+# --------------------------------------------------------------------------- sizes tied to the builder
+
+
+def test_a_cache_file_larger_than_any_build_is_refused_without_being_read(tmp_path, word_list, monkeypatch):
+    """The builder makes at most MAX_NODE_ENTRIES entries (64 MiB), so a file much larger
+    than that (here 65 MiB, which the old 1 GiB cap read whole) is refused by its size."""
+    from solver_cli.lexicon.build import MAX_NODE_ENTRIES
+
+    cache = tmp_path / "cache"
+    path = cache_path_for(word_list, cache, monkeypatch)
+    with open(path, "r+b") as fh:
+        fh.truncate(4 * MAX_NODE_ENTRIES + (1 << 20))  # sparse: no disk used
+    proc = scrab("check", "ZAS", INVENTED, "--lexicon", str(word_list), cache=cache)
+    answers_with_warnings(proc)
+    assert "too large" in proc.stderr and f"at most {cachemod.MAX_CACHE_BYTES:,}" in proc.stderr
+
+
+def test_the_largest_gaddag_the_builder_can_make_is_still_cached(cache, monkeypatch):
+    """The size cap leaves room for a node array at the builder's limit and its header."""
+    from solver_cli.engine.gaddag import Gaddag
+    from solver_cli.lexicon.build import MAX_NODE_ENTRIES
+
+    largest = Gaddag(array("I", bytes(4 * MAX_NODE_ENTRIES)), 0, 0, MAX_NODE_ENTRIES, 0)
+    said: list[str] = []
+    with cachemod.open_cache_folder(said.append) as folder:
+        assert folder is not None
+        name = "largest-0123456789abcdef-L15-v2.gaddag"
+        written = folder.write(name, largest, "a" * 64, 15, 1, "x" * cachemod.MAX_NAME_CHARS, said.append)
+        assert written is not None and said == []
+        assert cachemod.MAX_CACHE_BYTES - 65536 < written.stat().st_size <= cachemod.MAX_CACHE_BYTES
+        header = folder.read(name, "a" * 64, 15, said.append)
+    assert said == [] and header is not None and header["states"] == MAX_NODE_ENTRIES
+
+
+@pytest.mark.parametrize(
+    ("key", "extra", "reason"),
+    [("states", 1, "exceed the builder's"), ("arcs", 1, "exceed the builder's"), ("words", None, "word count")],
+)
+def test_counts_beyond_what_the_builder_makes_are_refused(cache, word_list, key, extra, reason):
+    """With a valid checksum and a node array that matches them, counts no build can reach
+    (more entries than MAX_NODE_ENTRIES, more words than a list may have) are damage."""
+    from solver_cli.lexicon.build import MAX_NODE_ENTRIES
+    from solver_cli.lexicon.wordlist import MAX_WORDS
+
+    lex, _ = load(word_list)
+    payload = payload_of(lex.cache_path)
+    if extra is None:
+        payload["words"] = MAX_WORDS + 1
+    else:
+        payload["states"], payload["arcs"] = MAX_NODE_ENTRIES + 1 - extra * (key == "arcs"), extra * (key == "arcs")
+        payload["nodes"] = bytes(4 * (MAX_NODE_ENTRIES + 1))  # states with no arcs: a sound array
+        payload["root"] = payload["dawg_root"] = 0
+    payload["checksum"] = cachemod.checksum(payload)
+    problem = cachemod.check_payload(payload, None, None)
+    assert problem is not None and problem.startswith("damaged (") and reason in problem, problem
+    rewrite(lex.cache_path, payload, fix_checksum=True)
+    again, said = load(word_list)
+    assert again.built and again.gaddag.nodes == lex.gaddag.nodes
+    assert len(said) == 1 and reason in said[0], said
