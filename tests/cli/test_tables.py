@@ -272,3 +272,32 @@ def test_closed_pipe_is_a_quiet_exit_0(args, session_cache):
     )
     assert len(done.stdout.splitlines()) == 1
     assert done.stderr.strip() == "status=0", done.stderr[-2000:]
+
+
+# --------------------------------------------------------------------------- large tables
+
+
+@pytest.mark.parametrize("fold", [[], ["--no-fold-blanks"]])
+@pytest.mark.parametrize("colour", [{}, {"FORCE_COLOR": "1", "TERM": "xterm-256color"}])
+def test_all_as_a_table_never_lays_out_its_moves_with_rich_table(runner, monkeypatch, fold, colour):
+    """`--all` as a table stays linear in its rows (issue #15, item 13): Rich's Table
+    measures and wraps every cell of every row, which made 25,000 moves 8x slower than
+    --json. Every row given to a Rich Table is counted: none of the moves may be."""
+    import rich.table
+
+    rows_added: list[tuple[object, ...]] = []
+    add_row = rich.table.Table.add_row
+
+    def counted(self, *cells, **options):
+        rows_added.append(cells)
+        return add_row(self, *cells, **options)
+
+    monkeypatch.setattr(rich.table.Table, "add_row", counted)
+    args = (str(BOARDS / "opening.txt"), "--rack", "AEIRST?", "--all", *fold)
+    moves = moves_json(runner, *args)["moves"]
+    rows_added.clear()
+    result = runner.invoke(cli, ["solve", *args], env={"COLUMNS": "100", **colour})
+    assert result.exit_code == 0, result.stderr
+    assert len(moves) > 1000
+    assert len([line for line in ANSI.sub("", result.stdout).splitlines() if line.startswith("│")]) >= len(moves) // 10
+    assert rows_added == []
