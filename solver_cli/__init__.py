@@ -52,6 +52,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LexiconError": ("solver_cli.errors", "LexiconError"),
     "RulesError": ("solver_cli.errors", "RulesError"),
     "IllegalMove": ("solver_cli.errors", "IllegalMove"),
+    "FilterError": ("solver_cli.engine.ranking", "FilterError"),
 }
 
 __all__ = [
@@ -85,6 +86,7 @@ __all__ = [
     "LexiconError",
     "RulesError",
     "IllegalMove",
+    "FilterError",
 ]
 
 if TYPE_CHECKING:
@@ -105,7 +107,7 @@ if TYPE_CHECKING:
     from solver_cli.engine.alphabet import Rack
     from solver_cli.engine.board import Board
     from solver_cli.engine.play import Play
-    from solver_cli.engine.ranking import Solution
+    from solver_cli.engine.ranking import FilterError, Solution
     from solver_cli.engine.rules import Rules
     from solver_cli.engine.scoring import Move, Tile, Word
     from solver_cli.errors import IllegalMove, InputError, LexiconError, RulesError, ScrabError

@@ -2,8 +2,9 @@
 
 Everything here is re-exported from ``solver_cli`` itself (``import solver_cli as scrab``).
 Arguments are checked at this boundary: a wrong one raises the library's own
-``InputError`` (or ``LexiconError`` / ``RulesError``) with a message naming the bad value,
-never an ``IndexError`` from deep inside. Rules and lexicons may be given by name; names are
+``InputError`` (or ``LexiconError`` / ``RulesError``) with a message naming the argument (as
+the Python parameter, never a command-line flag) and the bad value, never an ``IndexError``
+or a ``TypeError`` from deep inside. Rules and lexicons may be given by name; names are
 loaded once per process and kept.
 """
 
@@ -13,12 +14,12 @@ import functools
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT, Rack
+from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT, Rack, rack_text
 from solver_cli.engine.board import Board
 from solver_cli.engine.play import Play
 from solver_cli.engine.play import apply_play as _apply_play
 from solver_cli.engine.play import check_play as _check_play
-from solver_cli.engine.ranking import Solution, make_filters
+from solver_cli.engine.ranking import FilterError, Solution, make_filters
 from solver_cli.engine.ranking import solve as _solve
 from solver_cli.engine.rules import Rules, shipped_rule_name
 from solver_cli.engine.rules import load_rules as _load_rules
@@ -45,7 +46,7 @@ def load_rules(name_or_path: str | Path = "scrabble") -> Rules:
     """A shipped rule set by name (``scrabble``, ``wwf``, ``super``) or a TOML file by path.
     Shipped rule sets are read once per process; a file is read at every call."""
     if not isinstance(name_or_path, str | Path):
-        raise InputError(f"rules must be a name or a path, not {type(name_or_path).__name__}")
+        raise InputError(f"name_or_path must be a rule set's name or a path, not {type(name_or_path).__name__}")
     name = str(name_or_path)
     shipped = shipped_rule_name(name)
     return _shipped_rules(shipped) if shipped is not None else _load_rules(name)
@@ -54,6 +55,8 @@ def load_rules(name_or_path: str | Path = "scrabble") -> Rules:
 def _rules(rules: RulesArg) -> Rules:
     if isinstance(rules, Rules):
         return rules
+    if not isinstance(rules, str | Path):
+        raise InputError(f"rules must be Rules (from load_rules), a name or a path, not {type(rules).__name__}")
     return load_rules(rules)
 
 
@@ -68,7 +71,7 @@ def load_lexicon(name_or_path: str | Path | None = None, rules: RulesArg = "scra
     first use and cached in the user's cache folder; later calls load it in milliseconds,
     and a shipped list is loaded once per process."""
     if name_or_path is not None and not isinstance(name_or_path, str | Path):
-        raise InputError(f"a lexicon is a name or a path, not {type(name_or_path).__name__}")
+        raise InputError(f"name_or_path: a lexicon is a name or a path, not {type(name_or_path).__name__}")
     max_length = _rules(rules).max_side
     name = None if name_or_path is None else str(name_or_path)
     shipped = None if name is None else shipped_lexicon_name(name)
@@ -94,7 +97,7 @@ def read_position(source: str | Path, rules: RulesArg = "scrabble") -> LoadedPos
     """A position from a board file, a file holding a CGP string, a CGP string, or ``-``
     (standard input). ``.board`` is the board; ``.rack`` the rack a CGP position names."""
     if not isinstance(source, str | Path):
-        raise InputError(f"a position is a file path or a CGP string, not {type(source).__name__}")
+        raise InputError(f"source must be a file's path or a CGP string, not {type(source).__name__}")
     return _read_position(str(source), _rules(rules))
 
 
@@ -102,7 +105,7 @@ def parse_board(text: str, rules: RulesArg = "scrabble") -> Board:
     """A board from text: a board file's content (15 lines of ``.``, ``A``-``Z``, blanks
     ``a``-``z``) or a CGP string."""
     if not isinstance(text, str):
-        raise InputError(f"board text must be a string, not {type(text).__name__}")
+        raise InputError(f"text must be a board's text or a CGP string, not {type(text).__name__}")
     return _parse_position(text, _rules(rules), "board").board
 
 
@@ -114,12 +117,16 @@ def make_rack(rack: RackArg, rules: RulesArg = "scrabble") -> Rack:
     if isinstance(rack, Rack):
         counts = rack.counts
     elif isinstance(rack, str):
+        if not rack.strip():  # said here: the parser's message names the command line's --rack
+            raise InputError("rack is empty: give its letters, e.g. 'AEIRST?' (? is a blank)")
         return Rack.parse(rack, size)
     elif isinstance(rack, list | tuple):
         counts = rack
     else:
         raise InputError(f"a rack is letters such as 'AEIRST?' or 27 counts, not {type(rack).__name__}")
-    if len(counts) != ALPHABET_SIZE + 1 or not all(isinstance(n, int) and n >= 0 for n in counts):
+    if len(counts) != ALPHABET_SIZE + 1 or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts
+    ):
         raise InputError("rack counts must be 27 non-negative integers: blanks first, then A..Z")
     if sum(counts) > size:
         raise InputError(f"rack has {sum(counts)} tiles; a rack holds at most {size}")
@@ -170,20 +177,35 @@ def solve(
     rule_set = _rules(rules)
     checked_board = _board(board, rule_set)
     counts = make_rack(rack, rule_set)
-    lex = _lexicon(lexicon, rule_set)
     if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
         raise InputError(f"top must be a positive integer or None, not {top!r}")
-    filters = make_filters(
-        rule_set,
-        at=at,
-        min_length=min_length,
-        max_length=max_length,
-        must_use=must_use,
-        min_score=min_score,
-        word=word,
-        sort=sort,
-    )
+    try:
+        filters = make_filters(
+            rule_set,
+            at=at,
+            min_length=min_length,
+            max_length=max_length,
+            must_use=must_use,
+            min_score=min_score,
+            word=word,
+            sort=sort,
+        )
+    except FilterError as exc:  # the wording that names the parameter, not the CLI's flag
+        raise FilterError(exc.param, exc.neutral) from None
+    if filters.must_use is not None:
+        _check_held(filters.must_use, counts.counts)
+    lex = _lexicon(lexicon, rule_set)
     return _solve(checked_board, list(counts.counts), lex.gaddag, rule_set, limit=top, filters=filters)
+
+
+def _check_held(need: Sequence[int], rack: Sequence[int]) -> None:
+    missing = [max(0, n - held) for n, held in zip(need, rack, strict=True)]
+    if any(missing):
+        raise FilterError(
+            "must_use",
+            f"must_use {rack_text(list(need))!r}: the rack {rack_text(list(rack)) or '(empty)'} "
+            f"lacks {rack_text(missing)}",
+        )
 
 
 def check_play(
@@ -199,10 +221,11 @@ def check_play(
     Raises ``IllegalMove`` when the rules or the lexicon do not allow it."""
     rule_set = _rules(rules)
     checked_board = _board(board, rule_set)
-    lex = _lexicon(lexicon, rule_set)
+    for value, what, example in ((position, "position", "'8H'"), (word, "word", "'RETAINS'")):
+        if not isinstance(value, str):
+            raise InputError(f"{what} must be a string such as {example}, not {type(value).__name__}")
     counts = None if rack is None else list(make_rack(rack, rule_set).counts)
-    if not isinstance(position, str) or not isinstance(word, str):
-        raise InputError("position and word must be strings, e.g. check_play(board, '8H', 'RETAINS')")
+    lex = _lexicon(lexicon, rule_set)
     return _check_play(checked_board, rule_set, position, word, lex.contains, lex.name, counts)
 
 
@@ -210,15 +233,18 @@ def apply_play(board: Board | LoadedPosition, play: Play) -> Board:
     """A new board with ``play`` (from ``check_play``) on it; ``board`` is not changed."""
     if isinstance(board, LoadedPosition):
         board = board.board
-    if not isinstance(board, Board) or not isinstance(play, Play):
-        raise InputError("apply_play takes a Board and a Play from check_play")
+    if not isinstance(board, Board):
+        raise InputError(f"board must be a Board (from read_position or parse_board), not {type(board).__name__}")
+    if not isinstance(play, Play):
+        raise InputError(f"play must be a Play (from check_play), not {type(play).__name__}")
     return _apply_play(board, play)
 
 
 def hooks(word: str, lexicon: LexiconArg = None) -> _lookup.Hooks:
     """The letters that make a word before (``front``) and after (``back``) ``word``."""
+    target = _lookup.parse_word(_text(word, "word"))
     lex = _lexicon(lexicon, load_rules(), for_board=False)
-    return _lookup.word_hooks(lex.gaddag, _lookup.parse_word(_text(word, "word")))
+    return _lookup.word_hooks(lex.gaddag, target)
 
 
 def anagrams(
@@ -234,6 +260,11 @@ def anagrams(
     face-value score first; blank letters lowercase in ``Found.display``."""
     rule_set = _rules(rules)
     counts = make_rack(rack, rule_set)
+    if not isinstance(partial, bool):
+        raise InputError(f"partial must be True or False, not {partial!r}")
+    _lookup.check_lengths(min_length, max_length)
+    if max_length is not None and min_length > max_length:
+        raise InputError(f"min_length {min_length} is more than max_length {max_length}")
     lex = _lexicon(lexicon, rule_set)
     return _lookup.anagrams(lex.gaddag, list(counts.counts), rule_set.values, partial, min_length, max_length)
 
@@ -254,8 +285,10 @@ def check(words: str | Iterable[str], lexicon: LexiconArg = None) -> dict[str, b
     """Whether each word is in the lexicon, by word (uppercase)."""
     if isinstance(words, str):
         words = [words]
-    lex = _lexicon(lexicon, load_rules(), for_board=False)
+    elif isinstance(words, bytes | bytearray) or not isinstance(words, Iterable):
+        raise InputError(f"words must be a word or an iterable of words, not {type(words).__name__}")
     targets = [_lookup.parse_word(_text(w, "word")) for w in words]
+    lex = _lexicon(lexicon, load_rules(), for_board=False)
     return dict(_lookup.check_words(lex.gaddag, targets))
 
 

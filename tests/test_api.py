@@ -4,9 +4,12 @@ errors with messages that name the bad value."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,7 +113,7 @@ def test_plays_and_look_ups(full_lexicon):
     assert after.to_rows()[7] == "...FORMATS....." and opening.board.to_rows()[7] != after.to_rows()[7]
     with pytest.raises(scrab.IllegalMove, match="not in kjxqz: FZ, OA"):
         scrab.check_play(opening, "9D", "ZA")
-    with pytest.raises(scrab.InputError, match="position and word must be strings"):
+    with pytest.raises(scrab.InputError, match="position must be a string such as '8H', not int"):
         scrab.check_play(opening, 8, "ZA")  # type: ignore[arg-type]
     assert scrab.check("qi") == {"QI": True}
     assert scrab.hooks("qi").back == "S"
@@ -118,3 +121,142 @@ def test_plays_and_look_ups(full_lexicon):
     assert scrab.anagrams("QI")[0].score == 11
     with pytest.raises(scrab.InputError, match="word must be a string, not int"):
         scrab.check([1])  # type: ignore[list-item]
+
+
+# ---------------------------------------------------------------------------------------------
+# Wrong calls: every public function, wrong types and out-of-range values. Each raises scrab's
+# own exception, whose message names the argument (as the Python parameter, never a CLI flag)
+# and the bad value, not a TypeError or AttributeError from inside.
+
+MIDGAME = str(BOARDS / "midgame.txt")
+OPENING = str(BOARDS / "opening.txt")
+
+
+def _board() -> Any:
+    return scrab.read_position(MIDGAME)
+
+
+def _play() -> Any:
+    return scrab.check_play(scrab.read_position(OPENING), "8D", "FORMATS")
+
+
+# (call, exception type, the argument named, what else the message says)
+WRONG: list[tuple[str, Callable[[], object], type[Exception], str, str]] = [
+    ("load_rules type", lambda: scrab.load_rules(5), scrab.InputError, "name_or_path", "not int"),
+    ("load_rules unknown", lambda: scrab.load_rules("chess"), scrab.RulesError, "rule set", "'chess'"),
+    ("load_lexicon type", lambda: scrab.load_lexicon(5), scrab.InputError, "name_or_path", "not int"),
+    ("load_lexicon rules", lambda: scrab.load_lexicon("kjxqz", 5), scrab.InputError, "rules", "not int"),
+    ("read_position type", lambda: scrab.read_position(5), scrab.InputError, "source", "not int"),
+    ("read_position rules", lambda: scrab.read_position(MIDGAME, None), scrab.InputError, "rules", "not NoneType"),
+    ("parse_board type", lambda: scrab.parse_board(5), scrab.InputError, "text", "not int"),
+    ("make_rack type", lambda: scrab.make_rack(5), scrab.InputError, "rack", "not int"),
+    ("make_rack letters", lambda: scrab.make_rack("AB1"), scrab.InputError, "rack", "'AB1'"),
+    ("make_rack empty", lambda: scrab.make_rack("  "), scrab.InputError, "rack", "is empty"),
+    ("make_rack size", lambda: scrab.make_rack("ABCDEFGH"), scrab.InputError, "rack", "8 tiles"),
+    ("make_rack bools", lambda: scrab.make_rack([True] * 7 + [0] * 20), scrab.InputError, "rack", "27 non-negative"),
+    ("make_rack rules", lambda: scrab.make_rack("QI", 5), scrab.InputError, "rules", "not int"),
+    ("solve board", lambda: scrab.solve(MIDGAME, "RETAINS"), scrab.InputError, "board", "not str"),
+    ("solve rack", lambda: scrab.solve(_board(), 5), scrab.InputError, "rack", "not int"),
+    ("solve lexicon", lambda: scrab.solve(_board(), "RETAINS", 5), scrab.InputError, "lexicon", "not int"),
+    ("solve rules", lambda: scrab.solve(_board(), "RETAINS", None, 5), scrab.InputError, "rules", "not int"),
+    ("solve top 0", lambda: scrab.solve(_board(), "RETAINS", top=0), scrab.InputError, "top", "not 0"),
+    ("solve top str", lambda: scrab.solve(_board(), "RETAINS", top="3"), scrab.InputError, "top", "not '3'"),
+    ("solve at type", lambda: scrab.solve(_board(), "RETAINS", at=5), scrab.FilterError, "at", "not int"),
+    ("solve at off", lambda: scrab.solve(_board(), "RETAINS", at="Z99"), scrab.FilterError, "at", "'Z99' is off"),
+    ("solve at bad", lambda: scrab.solve(_board(), "RETAINS", at="8"), scrab.FilterError, "at", "bad square '8'"),
+    ("min_length str", lambda: scrab.solve(_board(), "R", min_length="3"), scrab.FilterError, "min_length", "'3'"),
+    ("min_length <0", lambda: scrab.solve(_board(), "R", min_length=-3), scrab.FilterError, "min_length", "not -3"),
+    ("min_length 0", lambda: scrab.solve(_board(), "R", min_length=0), scrab.FilterError, "min_length", "not 0"),
+    ("min_length bool", lambda: scrab.solve(_board(), "R", min_length=True), scrab.FilterError, "min_length", "True"),
+    ("max_length float", lambda: scrab.solve(_board(), "R", max_length=1.5), scrab.FilterError, "max_length", "1.5"),
+    (
+        "min over max",
+        lambda: scrab.solve(_board(), "R", min_length=5, max_length=3),
+        scrab.FilterError,
+        "min_length",
+        "min_length 5 is more than max_length 3",
+    ),
+    ("min_score str", lambda: scrab.solve(_board(), "R", min_score="3"), scrab.FilterError, "min_score", "'3'"),
+    ("min_score float", lambda: scrab.solve(_board(), "R", min_score=2.5), scrab.FilterError, "min_score", "2.5"),
+    ("must_use type", lambda: scrab.solve(_board(), "R", must_use=5), scrab.FilterError, "must_use", "not int"),
+    ("must_use char", lambda: scrab.solve(_board(), "R", must_use="Q1"), scrab.FilterError, "must_use", "'1'"),
+    ("must_use size", lambda: scrab.solve(_board(), "R", must_use="Q" * 8), scrab.FilterError, "must_use", "8 tiles"),
+    (
+        "must_use lacks",
+        lambda: scrab.solve(_board(), "RETAINS", must_use="Q"),
+        scrab.FilterError,
+        "must_use",
+        "must_use 'Q': the rack AEINRST lacks Q",
+    ),
+    ("word type", lambda: scrab.solve(_board(), "R", word=5), scrab.FilterError, "word", "not int"),
+    ("word empty", lambda: scrab.solve(_board(), "R", word=""), scrab.FilterError, "word", "empty"),
+    ("word char", lambda: scrab.solve(_board(), "R", word="1*"), scrab.FilterError, "word", "'1*'"),
+    ("sort type", lambda: scrab.solve(_board(), "R", sort=5), scrab.FilterError, "sort", "5"),
+    ("sort name", lambda: scrab.solve(_board(), "R", sort="random"), scrab.FilterError, "sort", "'random'"),
+    ("check_play position", lambda: scrab.check_play(_board(), 8, "ZA"), scrab.InputError, "position", "not int"),
+    ("check_play word", lambda: scrab.check_play(_board(), "8H", None), scrab.InputError, "word", "not NoneType"),
+    ("check_play off", lambda: scrab.check_play(_board(), "Z99", "ZA"), scrab.InputError, "position", "'Z99'"),
+    ("check_play rack", lambda: scrab.check_play(_board(), "8H", "ZA", rack=5), scrab.InputError, "rack", "not int"),
+    ("apply_play board", lambda: scrab.apply_play(5, _play()), scrab.InputError, "board", "not int"),
+    ("apply_play play", lambda: scrab.apply_play(_board(), "8H ZA"), scrab.InputError, "play", "not str"),
+    ("hooks type", lambda: scrab.hooks(5), scrab.InputError, "word", "not int"),
+    ("hooks empty", lambda: scrab.hooks(" "), scrab.InputError, "word", "is empty"),
+    ("hooks letters", lambda: scrab.hooks("Q1"), scrab.InputError, "word", "'Q1'"),
+    ("hooks lexicon", lambda: scrab.hooks("QI", 5), scrab.InputError, "lexicon", "not int"),
+    ("anagrams rack", lambda: scrab.anagrams(5), scrab.InputError, "rack", "not int"),
+    ("anagrams min str", lambda: scrab.anagrams("AEIRST", min_length="2"), scrab.InputError, "min_length", "'2'"),
+    ("anagrams min 0", lambda: scrab.anagrams("AEIRST", min_length=0), scrab.InputError, "min_length", "not 0"),
+    ("anagrams max <0", lambda: scrab.anagrams("AEIRST", max_length=-1), scrab.InputError, "max_length", "not -1"),
+    ("anagrams max f", lambda: scrab.anagrams("AEIRST", max_length=2.5), scrab.InputError, "max_length", "2.5"),
+    (
+        "anagrams min>max",
+        lambda: scrab.anagrams("AEIRST", min_length=5, max_length=2),
+        scrab.InputError,
+        "min_length",
+        "min_length 5 is more than max_length 2",
+    ),
+    ("anagrams partial", lambda: scrab.anagrams("AEIRST", partial="yes"), scrab.InputError, "partial", "'yes'"),
+    ("pattern type", lambda: scrab.pattern(5), scrab.InputError, "pattern", "not int"),
+    ("pattern chars", lambda: scrab.pattern("C1"), scrab.InputError, "pattern", "'C1'"),
+    ("pattern rack", lambda: scrab.pattern("C?T", rack=5), scrab.InputError, "rack", "not int"),
+    ("check int", lambda: scrab.check(5), scrab.InputError, "words", "not int"),
+    ("check None", lambda: scrab.check(None), scrab.InputError, "words", "not NoneType"),
+    ("check bytes", lambda: scrab.check(b"QI"), scrab.InputError, "words", "not bytes"),
+    ("check item", lambda: scrab.check(["QI", 5]), scrab.InputError, "word", "not int"),
+    ("check letters", lambda: scrab.check(["Q1"]), scrab.InputError, "word", "'Q1'"),
+]
+
+
+@pytest.mark.parametrize("call, error, argument, detail", [row[1:] for row in WRONG], ids=[row[0] for row in WRONG])
+def test_wrong_calls_raise_scrabs_own_errors_naming_the_argument(full_lexicon, call, error, argument, detail):
+    with pytest.raises(scrab.ScrabError) as caught:
+        call()
+    assert type(caught.value) is error
+    message = str(caught.value)
+    assert re.search(rf"\b{re.escape(argument)}\b", message), message
+    assert detail in message, message
+    assert "--" not in message and "\n" not in message  # no CLI flag, one line
+    if isinstance(caught.value, scrab.FilterError):
+        assert caught.value.param == argument
+
+
+def test_every_public_function_has_a_wrong_call():
+    functions = {name for name in scrab.__all__ if name[0].islower() and callable(getattr(scrab, name))}
+    called = {row[0].split()[0] for row in WRONG}
+    assert functions <= called
+
+
+def test_the_command_line_keeps_its_flag_names(full_lexicon):
+    """The same checks from `scrab solve` still name the flags (the CLI prints str(exc))."""
+    from solver_cli.engine.ranking import FilterError, make_filters
+
+    rules = scrab.load_rules()
+    for kwargs, shown in [
+        ({"at": "Z99"}, "--at: square 'Z99' is off the 15x15 board"),
+        ({"min_length": 5, "max_length": 3}, "--min-length 5 is more than --max-length 3"),
+        ({"must_use": "Q1"}, "--must-use Q1: bad character '1' at position 2"),
+    ]:
+        with pytest.raises(FilterError) as caught:
+            make_filters(rules, **kwargs)
+        assert str(caught.value).startswith(shown)
+        assert not caught.value.neutral.startswith("--")

@@ -117,6 +117,16 @@ def parse_pattern(text: str) -> tuple[int, ...]:
     return tuple(tokens)
 
 
+def check_lengths(min_length: object, max_length: object) -> None:
+    """InputError unless ``min_length`` is a positive integer and ``max_length`` one or None
+    (bool is an int to Python, but never a length). A minimum above the maximum is a query
+    with no answer here; the public API refuses it."""
+    if not isinstance(min_length, int) or isinstance(min_length, bool) or min_length < 1:
+        raise InputError(f"min_length must be a positive integer, not {min_length!r}")
+    if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool) or max_length < 1):
+        raise InputError(f"max_length must be a positive integer or None, not {max_length!r}")
+
+
 # ---------------------------------------------------------------------------- blanks and scores
 
 
@@ -195,6 +205,7 @@ def board_words(
     """Words containing ``board`` (adjacent board letters; a lowercase one is a blank on the
     board, shown lowercase and worth 0) once as board tiles, the other letters from ``rack``
     (at least one rack tile), blanks standing for any letter."""
+    check_lengths(min_length, max_length)
     run = [CODE[ch.upper()] for ch in board]
     natural = board.upper()
     board_blanks = [i for i, ch in enumerate(board) if ch.islower()]
@@ -302,6 +313,9 @@ def anagrams(
     max_length: int | None = None,
 ) -> list[Found]:
     """Words spelt by all the rack's tiles, or (``partial``) by some of them."""
+    if not isinstance(partial, bool):
+        raise InputError(f"partial must be True or False, not {partial!r}")
+    check_lengths(min_length, max_length)
     g = gaddag.nodes
     total = sum(rack)
     limit = total if max_length is None else min(total, max_length)
