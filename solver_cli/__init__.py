@@ -53,6 +53,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "RulesError": ("solver_cli.errors", "RulesError"),
     "IllegalMove": ("solver_cli.errors", "IllegalMove"),
     "FilterError": ("solver_cli.engine.ranking", "FilterError"),
+    "LexiconWarning": ("solver_cli.api", "LexiconWarning"),
 }
 
 __all__ = [
@@ -87,10 +88,12 @@ __all__ = [
     "RulesError",
     "IllegalMove",
     "FilterError",
+    "LexiconWarning",
 ]
 
 if TYPE_CHECKING:
     from solver_cli.api import (
+        LexiconWarning,
         anagrams,
         apply_play,
         check,

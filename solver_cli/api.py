@@ -11,6 +11,8 @@ loaded once per process and kept.
 from __future__ import annotations
 
 import functools
+import re
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -30,11 +32,16 @@ from solver_cli.formats.position import read_position as _read_position
 from solver_cli.lexicon import Lexicon
 from solver_cli.lexicon import load_lexicon as _load_lexicon
 from solver_cli.lexicon import lookup as _lookup
-from solver_cli.lexicon.wordlist import shipped_lexicon_name
+from solver_cli.lexicon.wordlist import open_source, parse_word_list, shipped_lexicon_name
 
 RulesArg = Rules | str
 LexiconArg = Lexicon | str | Path | None
 RackArg = Rack | str | Sequence[int]
+
+
+class LexiconWarning(UserWarning):
+    """A word-list file has lines that are not words of letters A-Z (a list for another
+    alphabet: ``AÑO``, ``NIÑO``): those lines are left out of the lexicon."""
 
 
 @functools.cache
@@ -65,19 +72,74 @@ def _shipped_lexicon(name: str | None, max_length: int) -> Lexicon:
     return _load_lexicon(name, max_length)
 
 
-def load_lexicon(name_or_path: str | Path | None = None, rules: RulesArg = "scrabble") -> Lexicon:
+def load_lexicon(
+    name_or_path: str | Path | None = None, rules: RulesArg = "scrabble", *, strict: bool = False
+) -> Lexicon:
     """A shipped word list by name (``kjxqz``, the default, or ``sowpods``) or a word-list
     file, for words up to the longest line of ``rules``' board. The GADDAG is built on
     first use and cached in the user's cache folder; later calls load it in milliseconds,
-    and a shipped list is loaded once per process."""
+    and a shipped list is loaded once per process.
+
+    A file's lines that are not words of letters A-Z (``AÑO``: a list for another alphabet)
+    are left out, with a ``LexiconWarning`` at every call that says how many and names the
+    first; with ``strict=True`` they are a ``LexiconError`` instead. Blank lines, ``#``
+    comments and words longer than the board are not counted."""
     if name_or_path is not None and not isinstance(name_or_path, str | Path):
         raise InputError(f"name_or_path: a lexicon is a name or a path, not {type(name_or_path).__name__}")
+    if not isinstance(strict, bool):
+        raise InputError(f"strict must be True or False, not {strict!r}")
     max_length = _rules(rules).max_side
     name = None if name_or_path is None else str(name_or_path)
     shipped = None if name is None else shipped_lexicon_name(name)
     if name is None or shipped is not None:
         return _shipped_lexicon(shipped, max_length)
+    # Checked at every call, not only when the GADDAG is built: a cached lexicon lacks the
+    # same words, and the cache does not keep what the build skipped.
+    count, number, line = _lines_skipped(name, max_length)
+    if count:
+        where = f"{name}, line {number}: {line!r}"
+        if strict:
+            raise LexiconError(
+                f"{where} is not a word of letters A-Z ({count} such line{'s' if count != 1 else ''}; "
+                "without strict=True they are skipped)"
+            )
+        warnings.warn(
+            f"{name}: skipped {count} line{'s' if count != 1 else ''} that are not words of letters A-Z "
+            f"(the first is line {number}: {line!r})",
+            LexiconWarning,
+            stacklevel=2,
+        )
     return _load_lexicon(name, max_length)  # a file may change between calls: its cache decides
+
+
+_ODD_CHARACTER = re.compile(r"[^A-Za-z\n]")
+
+
+def _lines_skipped(name: str, max_length: int) -> tuple[int, int, str]:
+    """(how many lines the word-list file ``name`` has that building it skips, the first one's
+    number, its text). Only lines holding something other than letters are looked at, and the
+    build's own reader (``parse_word_list``) decides which of them it skips."""
+    text = open_source(name).text()
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")  # as the reader does: a CRLF list is a clean list
+    odd: list[tuple[int, str]] = []  # (line number, line)
+    number, counted_to, end = 1, 0, 0
+    for match in _ODD_CHARACTER.finditer(text):
+        if match.start() < end:
+            continue  # the rest of a line already taken
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.start())
+        end = len(text) if end < 0 else end
+        number += text.count("\n", counted_to, start)
+        counted_to = start
+        odd.append((number, text[start:end]))
+    if not odd:
+        return 0, 0, ""
+    found = parse_word_list("\n".join(line for _, line in odd), max_length)
+    if not found.skipped:
+        return 0, 0, ""
+    number, line = odd[found.first_skipped - 1]
+    return found.skipped, number, line.strip()
 
 
 def _lexicon(lexicon: LexiconArg, rules: Rules, *, for_board: bool = True) -> Lexicon:

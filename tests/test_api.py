@@ -7,14 +7,19 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solver_cli as scrab
+from solver_cli.api import _lines_skipped
 from solver_cli.engine.ranking import solve as engine_solve
+from solver_cli.lexicon.wordlist import parse_word_list
 
 BOARDS = Path(__file__).resolve().parents[1] / "boards"
 
@@ -146,6 +151,7 @@ WRONG: list[tuple[str, Callable[[], object], type[Exception], str, str]] = [
     ("load_rules unknown", lambda: scrab.load_rules("chess"), scrab.RulesError, "rule set", "'chess'"),
     ("load_lexicon type", lambda: scrab.load_lexicon(5), scrab.InputError, "name_or_path", "not int"),
     ("load_lexicon rules", lambda: scrab.load_lexicon("kjxqz", 5), scrab.InputError, "rules", "not int"),
+    ("load_lexicon strict", lambda: scrab.load_lexicon("kjxqz", strict="yes"), scrab.InputError, "strict", "'yes'"),
     ("read_position type", lambda: scrab.read_position(5), scrab.InputError, "source", "not int"),
     ("read_position rules", lambda: scrab.read_position(MIDGAME, None), scrab.InputError, "rules", "not NoneType"),
     ("parse_board type", lambda: scrab.parse_board(5), scrab.InputError, "text", "not int"),
@@ -260,3 +266,64 @@ def test_the_command_line_keeps_its_flag_names(full_lexicon):
             make_filters(rules, **kwargs)
         assert str(caught.value).startswith(shown)
         assert not caught.value.neutral.startswith("--")
+
+
+# ---------------------------------------------------------------------------------------------
+# A word list for another alphabet: its skipped lines are said, at every load, or refused
+
+
+SPANISH = "CASA\nAÑO\n# un comentario\n\nNIÑO\nPERRO\n"
+
+
+def test_a_word_list_with_lines_it_cannot_use_warns_at_every_load(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "spanish.txt"
+    path.write_text(SPANISH, encoding="utf-8")
+    expected = f"{path}: skipped 2 lines that are not words of letters A-Z (the first is line 2: 'AÑO')"
+    for built in (True, False):  # the build, then the cache
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lexicon = scrab.load_lexicon(path)
+        assert lexicon.built is built and lexicon.word_count == 2
+        assert [(w.category, str(w.message)) for w in caught] == [(scrab.LexiconWarning, expected)]
+        assert caught[0].filename == __file__  # pointed at the caller's line
+    with pytest.raises(scrab.LexiconError) as refused:
+        scrab.load_lexicon(path, strict=True)
+    assert str(refused.value) == (
+        f"{path}, line 2: 'AÑO' is not a word of letters A-Z (2 such lines; without strict=True they are skipped)"
+    )
+
+
+def test_a_clean_word_list_loads_without_a_warning(tmp_path, monkeypatch):
+    """Windows line ends, comments, blank lines, spaces around a word and words longer than
+    the board are not lines skipped."""
+    monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "clean.txt"
+    path.write_bytes(b"# a list\r\nCASA\r\n\r\n  perro \r\n" + b"A" * 16 + b"\r\nQI")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lexicon = scrab.load_lexicon(path, strict=True)
+    assert lexicon.word_count == 3
+
+
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.sampled_from(["CASA", "qi", "", " ", "# note", "#", "AÑO", "NO WAY", "A", "ZZZZZZZZZZZZZZZZ", "\t x "]),
+            st.text(alphabet="AZaz #\t\r.Ñ1", max_size=6),
+        ),
+        max_size=30,
+    ),
+    crlf=st.booleans(),
+)
+def test_the_lines_counted_are_the_lines_the_build_skips(tmp_path_factory, lines, crlf):
+    """The scan at each load agrees with the reader that builds the lexicon."""
+    path = tmp_path_factory.mktemp("lists") / "list.txt"
+    text = ("\r\n" if crlf else "\n").join(lines)
+    path.write_bytes(text.encode("utf-8"))
+    built = parse_word_list(text, 15)
+    count, number, line = _lines_skipped(str(path), 15)
+    assert (count, number) == (built.skipped, built.first_skipped)
+    if count:
+        assert line == text.replace("\r\n", "\n").split("\n")[number - 1].strip()
