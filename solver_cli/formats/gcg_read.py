@@ -172,12 +172,14 @@ def parse_gcg(text: str, name: str = "game") -> GcgFile:
     events: list[GcgEvent] = []
     problems: list[RecordProblem] = []
     in_note = False
+    recognised = False  # a move line or a #player / #character-encoding pragma seen so far
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         if not line:
             continue
         where = f"{name}, line {number}"
         if line.startswith(">"):
+            recognised = True
             in_note = False
             if len(events) >= MAX_EVENTS:
                 raise InputError(f"{where}: more than {MAX_EVENTS:,} event lines; not a game record")
@@ -187,7 +189,9 @@ def parse_gcg(text: str, name: str = "game") -> GcgFile:
             key, value = (match.group(1).lower(), match.group(2).strip()) if match else ("", "")
             in_note = key == "note"
             if not key:
+                _refuse_unless(recognised, name, number, line)
                 raise InputError(f"{where}: a pragma needs a name after '#' (e.g. #player1, #note)")
+            recognised = recognised or (key in _HEADER_PRAGMAS and bool(value))
             if key == "note" and events:
                 events[-1].notes.append(value)
                 continue
@@ -203,10 +207,22 @@ def parse_gcg(text: str, name: str = "game") -> GcgFile:
                 key, value, at = pragmas[-1]
                 pragmas[-1] = (key, f"{value}\n{line}", at)
         else:
+            _refuse_unless(recognised, name, number, line)
             raise InputError(f"{where}: not a GCG line {_shown(line)} (pragmas start with '#', moves with '>nick:')")
     if not events and not any(key in ("player1", "player2") for key, _, _ in pragmas):
         raise InputError(f"{name}: not a GCG game record (no #player pragma and no '>' move line)")
     return GcgFile(name, pragmas, events, problems)
+
+
+def _refuse_unless(recognised: bool, name: str, number: int, line: str) -> None:
+    """A line no record has, before anything that makes the file a record (a board file's
+    ``# comment`` or row, a note): the file is not a game record at all, which says more
+    than the line's own error."""
+    if not recognised:
+        raise InputError(
+            f"{name}: not a GCG game record (line {number} is {_shown(line)}; a record has "
+            "#player1/#player2 pragmas and '>nick:' move lines)"
+        )
 
 
 def _shown(text: str) -> str:
@@ -418,6 +434,10 @@ class _Replay:
             turn = self.exchange(turn, ev, rack, where)
         elif ev.kind in ("out", "penalty"):
             turn = self.end_points(turn, ev, rack, where)
+        elif ev.kind == "challenge":
+            self.challenge(turn)
+        elif ev.kind == "time" and ev.score > 0:
+            self.problem(turn, "score", f"a time penalty takes points off; the record gives {ev.score:+d}")
         # A challenge bonus or a time penalty is taken as recorded: the amounts vary by rules and clocks.
         if ev.kind not in ("play", "withdrawn"):
             self.undo = None
@@ -512,6 +532,29 @@ class _Replay:
                 turn, "record", f"the play withdrawn, {withdrawn.move_text}, forms only words in {self.lexicon}"
             )
         return replace(turn, computed=-undo.score)
+
+    def challenge(self, turn: GameTurn) -> None:
+        """A bonus goes to the player whose play was challenged and stood: the play on the line
+        before. (A negative line is a penalty on the challenger under some rules: not checked.)"""
+        if turn.score <= 0:
+            return
+        before = self.turns[-1] if self.turns else None
+        if before is None:
+            self.problem(turn, "record", "a challenge bonus is for the play on the line before, but there is none")
+        elif before.kind != "play":
+            self.problem(
+                turn,
+                "record",
+                "a challenge bonus is for the play on the line before, "
+                f"but that line is not a play ({before.move_text})",
+            )
+        elif before.player != turn.player:
+            self.problem(
+                turn,
+                "record",
+                f"a challenge bonus is for the player whose play stood, {self.nicks[before.player]} "
+                f"({before.move_text}), not {self.nicks[turn.player]}",
+            )
 
     def exchange(self, turn: GameTurn, ev: GcgEvent, rack: list[int] | None, where: str) -> GameTurn:
         if ev.exchange_count > self.rules.rack_size:

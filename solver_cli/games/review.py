@@ -17,6 +17,9 @@ For each reviewed turn:
 - ``matched``: the move is valued as high as the best and formed no phony;
 - ``bingo_missed``: a move placing a whole rack was legal and the move played was not one.
 
+A record with no move to review (no play, exchange or pass; of the player asked for) is an
+``InputError``, not an empty review.
+
 This module never prints: ``review_game`` reports progress through a callback.
 """
 
@@ -33,6 +36,7 @@ from solver_cli.engine.history import GameRecord, GameTurn
 from solver_cli.engine.movegen import RawMove, generate_moves, rank_key
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, build_move
+from solver_cli.errors import InputError
 
 PlayValue = Callable[[Board, list[int], RawMove], float]
 KeepValue = Callable[[list[int]], float]
@@ -135,7 +139,16 @@ def review_game(
     if top < 1:
         raise ValueError("top must be at least 1")
     wanted = set(players)
+    if not wanted or not wanted <= {0, 1}:
+        raise ValueError(f"players must be 0, 1 or both, not {sorted(wanted)}")
     chosen = [t for t in game.turns if t.kind in DECISIONS and t.player in wanted]
+    if not chosen:
+        if not any(t.kind in DECISIONS for t in game.turns):
+            raise InputError(
+                f"{game.source}: nothing to review: the record has no move (a play, an exchange or a pass)"
+            )
+        nicks = " or ".join(game.players[index] for index in (0, 1) if index in wanted)
+        raise InputError(f"{game.source}: nothing to review: {nicks} made no move")
     reviews = []
     for done, turn in enumerate(chosen, 1):
         reviews.append(review_turn(game, turn, gaddag, rules, evaluator, top))

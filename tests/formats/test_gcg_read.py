@@ -205,6 +205,8 @@ BAD = {
     "bad_utf8.gcg": (2, "not UTF-8 text"),
     "duplicate_nick.gcg": (None, "both players have the nickname 'alice'"),
     "empty.gcg": (None, "not a GCG game record"),
+    # a board file given as a record: said so, not "line 1: a pragma needs a name"
+    "board_file.gcg": (None, "not a GCG game record (line 1 is '# A Scrabble mid-game"),
 }
 
 
@@ -238,6 +240,9 @@ WARN = {
     "withdraw_nothing.gcg": [(5, "record")],
     "withdraw_valid.gcg": [(5, "record")],
     "end.gcg": [(14, "phony"), (37, "score"), (37, "tiles"), (38, "score")],
+    "time_bonus.gcg": [(5, "score")],
+    "challenge_other_player.gcg": [(4, "record")],
+    "challenge_no_play.gcg": [(5, "record")],
 }
 
 
@@ -267,6 +272,46 @@ def test_warning_messages_name_what_is_wrong(full_lexicon):
     assert rack == "the rack AADGTUV does not hold the tiles played (J)"
     end = load(DATA / "warn" / "end.gcg", lexicon=full_lexicon).problems
     assert end[2].message == "the tiles left after the last play are QR, not QT"
+    time = load(DATA / "warn" / "time_bonus.gcg").problems[0].message
+    assert time == "a time penalty takes points off; the record gives +10"
+    other = load(DATA / "warn" / "challenge_other_player.gcg").problems[0].message
+    assert other == "a challenge bonus is for the player whose play stood, alice (8D WEAvE), not bob"
+    no_play = load(DATA / "warn" / "challenge_no_play.gcg").problems[0].message
+    assert no_play == "a challenge bonus is for the play on the line before, but that line is not a play (pass)"
+
+
+def test_challenge_bonuses_and_time_penalties_as_the_tools_write_them_raise_nothing():
+    """The bonus on the line of the player whose play stood, right after it; a penalty that
+    takes points; and a negative challenge line (a penalty on the challenger under some
+    rules) are not flagged."""
+    for path in (ROOT / "boards" / "example.gcg", DATA / "woogles.gcg", DATA / "partial.gcg"):
+        assert not [p for p in load(path).problems if p.kind != "phony"], path
+    text = "\n".join(
+        ["#player1 a A", "#player2 b B", ">a: AEEEOW? 8D WEAvE +22 22", ">b: (challenge) -5 -5", ">b: (time) -0 -5"]
+    )
+    assert read_gcg(text, SCRABBLE).problems == ()
+
+
+def test_a_board_file_is_not_a_game_record():
+    text = (ROOT / "boards" / "midgame.txt").read_text()
+    with pytest.raises(InputError) as caught:
+        parse_gcg(text, "boards/midgame.txt")
+    assert str(caught.value).startswith("boards/midgame.txt: not a GCG game record (line 1 is '# A Scrabble")
+    # Once the file is a record (a #player pragma, a move line), a bad line is that line's error.
+    with pytest.raises(InputError, match=r"^r.gcg, line 2: a pragma needs a name after '#'"):
+        parse_gcg("#player1 a A\n# a comment\n", "r.gcg")
+    with pytest.raises(InputError, match=r"^r.gcg, line 2: not a GCG line '...............'"):
+        parse_gcg(">a: AEEEOW? 8D WEAvE +22 22\n...............\n", "r.gcg")
+
+
+def test_records_without_a_move_read_but_hold_no_move():
+    """Read (a record of a game not yet played is a record; review refuses it, see
+    tests/games/test_game_review.py); a lone '--' is flagged, as it takes nothing back."""
+    empty = load(DATA / "no_moves.gcg")
+    assert empty.turns == () and empty.players == ("alice", "bob") and not empty.problems
+    lone = load(DATA / "only_withdrawn.gcg")
+    assert [t.kind for t in lone.turns] == ["withdrawn"]
+    assert problems(lone) == [(3, "record")]
 
 
 def test_a_withdrawn_play_restores_the_board_and_the_bag():

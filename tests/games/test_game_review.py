@@ -15,11 +15,13 @@ from reference import reference_moves
 
 from solver_cli.cli import cli
 from solver_cli.engine.rules import load_rules
+from solver_cli.errors import InputError
 from solver_cli.formats.gcg_read import decode_gcg, read_gcg
 from solver_cli.games.review import SCORE, Evaluator, leave_of, review_game
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "boards" / "example.gcg"
+GCG = ROOT / "tests" / "formats" / "gcg"
 SCRABBLE = load_rules("scrabble")
 WWF = load_rules("wwf")
 
@@ -115,6 +117,48 @@ def test_turns_without_a_whole_rack_are_listed_not_valued(full_lexicon):
     }
     bob = review.players[1]
     assert (bob.turns, bob.reviewed) == (7, 1)
+
+
+@pytest.mark.parametrize(
+    "record, players, message",
+    [
+        ("no_moves.gcg", (0, 1), "nothing to review: the record has no move (a play, an exchange or a pass)"),
+        ("only_withdrawn.gcg", (0, 1), "nothing to review: the record has no move (a play, an exchange or a pass)"),
+        ("only_withdrawn.gcg", (1,), "nothing to review: the record has no move (a play, an exchange or a pass)"),
+    ],
+)
+def test_a_record_without_a_move_is_not_reviewed(small_gaddag, record, players, message):
+    path = GCG / record
+    game = read_gcg(path.read_text(encoding="utf-8"), SCRABBLE, str(path))
+    with pytest.raises(InputError) as caught:
+        review_game(game, small_gaddag, SCRABBLE, players=players)
+    assert str(caught.value) == f"{path}: {message}"
+
+
+def test_a_player_without_a_move_is_not_reviewed(small_gaddag):
+    text = "#player1 a Ann\n#player2 b Bo\n>a: AEEEOW? 8D WEAvE +22 22\n"
+    game = read_gcg(text, SCRABBLE, "one.gcg")
+    with pytest.raises(InputError, match=r"^one.gcg: nothing to review: b made no move$"):
+        review_game(game, small_gaddag, SCRABBLE, players=(1,))
+    assert len(review_game(game, small_gaddag, SCRABBLE).turns) == 1
+
+
+@pytest.mark.parametrize("record", ["no_moves.gcg", "only_withdrawn.gcg"])
+def test_scrab_review_of_a_record_without_a_move_fails(small_list, record):
+    path = GCG / record
+    result = CliRunner().invoke(cli, ["review", str(path), "--lexicon", str(small_list)])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.strip().split("\n")[-1] == (
+        f"Error: {path}: nothing to review: the record has no move (a play, an exchange or a pass)"
+    )
+
+
+def test_scrab_review_of_a_board_file_says_it_is_not_a_record(small_list):
+    board = ROOT / "boards" / "midgame.txt"
+    result = CliRunner().invoke(cli, ["review", str(board), "--lexicon", str(small_list)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"Error: {board}: not a GCG game record (line 1 is '# A Scrabble")
 
 
 def test_progress_is_reported_per_turn(full_lexicon):
