@@ -17,6 +17,10 @@ For each reviewed turn:
 - ``matched``: the move is valued as high as the best and formed no phony;
 - ``bingo_missed``: a move placing a whole rack was legal and the move played was not one.
 
+The record's other lines (a phony withdrawn, a challenge bonus, a time penalty, the points
+at the end) are not moves: they are not reviewed, and are kept as ``adjustments`` with the
+figures the record gives and those scrab computes (``adjustments_json``).
+
 A record with no move to review (no play, exchange or pass; of the player asked for) is an
 ``InputError``, not an empty review.
 
@@ -119,9 +123,12 @@ class GameReview:
     top: int
     turns: tuple[TurnReview, ...]
     players: tuple[PlayerSummary, ...]
+    # The lines of the players reviewed that change a score without being a move (see ADJUSTMENTS).
+    adjustments: tuple[GameTurn, ...] = ()
 
 
 DECISIONS = ("play", "exchange", "pass")
+ADJUSTMENTS = ("withdrawn", "challenge", "time", "out", "penalty")
 
 
 def review_game(
@@ -155,7 +162,38 @@ def review_game(
         if progress is not None:
             progress(done, len(chosen))
     summaries = tuple(_summary(game, index, reviews) for index in (0, 1) if index in wanted)
-    return GameReview(game, evaluator.name, top, tuple(reviews), summaries)
+    adjustments = tuple(t for t in game.turns if t.kind in ADJUSTMENTS and t.player in wanted)
+    return GameReview(game, evaluator.name, top, tuple(reviews), summaries, adjustments)
+
+
+def adjustments_json(review: GameReview) -> list[dict[str, object]]:
+    """The review's ``adjustments`` as JSON objects, in the record's order: ``turn``, ``line``,
+    ``player``, ``kind`` (``withdrawn``, ``challenge``, ``time``, ``out``, ``penalty``),
+    ``move`` (as the review table writes it), ``score`` (as recorded), ``computed`` (what
+    scrab's scoring gives: minus the play withdrawn, the tiles' value at the end; ``null``
+    for a challenge bonus or a time penalty, taken as recorded, and for a ``--`` with nothing
+    to take back), ``total``; a withdrawal adds ``takes_back`` (the turn it took back, or
+    ``null``), the end points add ``counted`` (the tiles counted)."""
+    game = review.game
+    out: list[dict[str, object]] = []
+    for t in review.adjustments:
+        item: dict[str, object] = {
+            "turn": t.number,
+            "line": t.line,
+            "player": game.players[t.player],
+            "kind": t.kind,
+            "move": t.move_text,
+            "score": t.score,
+            "computed": t.computed,
+            "total": t.total,
+        }
+        if t.kind == "withdrawn":
+            # The replay takes back the turn just before, and computes a score only when it did.
+            item["takes_back"] = t.number - 1 if t.computed is not None else None
+        if t.kind in ("out", "penalty"):
+            item["counted"] = t.counted
+        out.append(item)
+    return out
 
 
 def review_turn(

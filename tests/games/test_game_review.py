@@ -17,7 +17,7 @@ from solver_cli.cli import cli
 from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
 from solver_cli.formats.gcg_read import decode_gcg, read_gcg
-from solver_cli.games.review import SCORE, Evaluator, leave_of, review_game
+from solver_cli.games.review import SCORE, Evaluator, adjustments_json, leave_of, review_game
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "boards" / "example.gcg"
@@ -117,6 +117,68 @@ def test_turns_without_a_whole_rack_are_listed_not_valued(full_lexicon):
     }
     bob = review.players[1]
     assert (bob.turns, bob.reviewed) == (7, 1)
+
+
+def test_the_lines_that_are_not_moves_are_kept_with_their_figures(small_gaddag):
+    """The withdrawal, the challenge bonus and the end-of-game points: not reviewed, but
+    listed with the figures the record gives and those scrab computes."""
+    review = review_game(example_record(), small_gaddag, SCRABBLE)
+    assert adjustments_json(review) == [
+        {
+            "turn": 8,
+            "line": 15,
+            "player": "alice",
+            "kind": "withdrawn",
+            "move": "phony withdrawn",
+            "score": -75,
+            "computed": -75,
+            "total": 81,
+            "takes_back": 7,
+        },
+        {
+            "turn": 12,
+            "line": 20,
+            "player": "bob",
+            "kind": "challenge",
+            "move": "challenge bonus",
+            "score": 5,
+            "computed": None,
+            "total": 112,
+        },
+        {
+            "turn": 29,
+            "line": 37,
+            "player": "bob",
+            "kind": "out",
+            "move": "(QR)",
+            "score": 22,
+            "computed": 22,
+            "total": 351,
+            "counted": "QR",
+        },
+    ]
+    # Every total in the record is reached: the moves' scores plus these lines'.
+    for index, summary in enumerate(review.players):
+        moves = sum(r.turn.score for r in review.turns if r.turn.player == index)
+        others = sum(t.score for t in review.adjustments if t.player == index)
+        assert moves + others == summary.score
+    bob = review_game(example_record(), small_gaddag, SCRABBLE, players=(1,))
+    assert [t.kind for t in bob.adjustments] == ["challenge", "out"]
+
+
+def test_time_penalties_and_rack_penalties_are_kept(small_gaddag):
+    woogles = read_gcg((GCG / "woogles.gcg").read_text(encoding="utf-8"), SCRABBLE, "woogles.gcg")
+    last = adjustments_json(review_game(woogles, small_gaddag, SCRABBLE))[-1]
+    assert (last["kind"], last["move"], last["score"], last["computed"], last["total"]) == (
+        "time",
+        "time penalty",
+        -10,
+        None,
+        321,
+    )
+    end = read_gcg((GCG / "warn" / "end.gcg").read_text(encoding="utf-8"), SCRABBLE, "end.gcg")
+    penalty = adjustments_json(review_game(end, small_gaddag, SCRABBLE))[-1]
+    assert (penalty["kind"], penalty["score"], penalty["computed"], penalty["counted"]) == ("penalty", -10, -11, "QR")
 
 
 @pytest.mark.parametrize(
