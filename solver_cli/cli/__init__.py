@@ -3,6 +3,12 @@
 Results go to stdout (a Rich table, or JSON with ``--json``); warnings, errors and progress
 go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input.
 
+Two kinds of exit-2 error, each always printed the same way: a usage error (which options
+and arguments are given: one unknown, missing, conflicting, or given without the one it
+needs) is Click's ``Usage:`` line, its pointer to ``--help`` and the ``Error:`` line; bad
+input (what a value says: out of range, empty, bad letters, a file that cannot be read) is
+the ``Error:`` line alone.
+
 Each command lives in its own module, named in ``COMMANDS`` and imported when it runs; no
 command module imports this one, so there is no import cycle.
 """
@@ -59,6 +65,15 @@ class ScrabGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except click.BadParameter as exc:
+            # A value Click's types refuse (--top 0, --sort x) is bad input like any other
+            # bad value: one Error: line. Usage errors, the ones about which options and
+            # arguments are given (a missing one included), keep Click's pointer to --help.
+            if isinstance(exc, click.MissingParameter):
+                raise
+            from solver_cli.cli._common import BadInput
+
+            raise BadInput(exc.format_message()) from None
         except BrokenPipeError:
             # `scrab solve ... | head`: the reader has what it wanted. Click would exit with
             # status 1; the convention is a quiet 0.

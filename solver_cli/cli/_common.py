@@ -134,16 +134,35 @@ def given(ctx: click.Context, name: str) -> bool:
     return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
 
 
+def option_name(ctx: click.Context, name: str, option: str) -> str:
+    """``option`` as an error names it, with its short form if it has one (``--top (-n)``),
+    so whichever of the two was typed, the message names it."""
+    for param in ctx.command.params:
+        if param.name == name:
+            short = [o for o in param.opts if not o.startswith("--")]
+            if short and option not in short:
+                return f"{option} ({short[0]})"
+    return option
+
+
 def refuse_together(ctx: click.Context, first: tuple[str, str], second: tuple[str, str], why: str = "") -> None:
     """A usage error (exit 2) when both options are given; each is (parameter name, option)."""
     if given(ctx, first[0]) and given(ctx, second[0]):
-        raise click.UsageError(f"{first[1]} cannot be used with {second[1]}" + (f": {why}" if why else ""), ctx)
+        one, other = option_name(ctx, *first), option_name(ctx, *second)
+        raise click.UsageError(f"{one} cannot be used with {other}" + (f": {why}" if why else ""), ctx)
 
 
 def require(ctx: click.Context, option: tuple[str, str], needs: tuple[str, str]) -> None:
     """A usage error (exit 2) when ``option`` is given without ``needs``."""
     if given(ctx, option[0]) and not given(ctx, needs[0]):
-        raise click.UsageError(f"{option[1]} applies only with {needs[1]}", ctx)
+        raise click.UsageError(f"{option_name(ctx, *option)} applies only with {option_name(ctx, *needs)}", ctx)
+
+
+def refuse_empty_rack(rack: str | None) -> None:
+    """``--rack ''``: bad input, with an example quoted for the shell (checked here, before
+    the library, whose message names no option)."""
+    if rack is not None and not rack.strip():
+        raise BadInput("--rack is empty: give its letters, e.g. --rack 'AEIRST?' (? is a blank)")
 
 
 MAX_RANK_DIGITS = 9
@@ -171,6 +190,15 @@ def console(stderr: bool = False, record: bool = False) -> Console:
     return _console_class()(stderr=stderr, markup=False, emoji=False, highlight=False, record=record)
 
 
+def print_wrapped(out: Console, text: str, style: str = "") -> None:
+    """``text`` wrapped between words to the console's width, no line ending in a space
+    (Rich's own wrapping leaves the space it breaks at)."""
+    import textwrap
+
+    for line in textwrap.wrap(text, max(out.width, 20), break_on_hyphens=False) or [""]:
+        out.print(line, style=style or None, soft_wrap=True)
+
+
 @functools.cache
 def _console_class() -> type[Console]:
     from rich.console import Console
@@ -186,27 +214,41 @@ def _console_class() -> type[Console]:
 
 
 def check_writable(path: str, option: str) -> None:
-    """Refuse, before any work is done, an output file that cannot be written: an empty
-    name, a folder, or a file in a folder that does not exist."""
+    """Refuse, before any work is done (and so before anything is printed), an output file
+    that cannot be written: an empty name, a folder, a file in a folder that does not exist,
+    or what the atomic write would refuse (a FIFO, a device, a link to nothing, a loop of
+    links, another user's link)."""
+    from solver_cli._io import _writable_target
+
     if not path.strip():
         raise BadInput(f"{option}: the file name is empty")
     target = Path(path)
-    if target.is_dir():
-        raise BadInput(f"{option} {path}: is a directory")
-    if not target.parent.is_dir():
-        raise BadInput(f"{option} {path}: the folder {target.parent} does not exist")
+    try:
+        if target.is_dir():
+            raise BadInput(f"{option}: cannot write {path}: it is a directory")
+        if not target.parent.is_dir():
+            raise BadInput(f"{option}: cannot write {path}: the folder {target.parent} does not exist")
+        _writable_target(target, follow_links=True)
+    except InputError as exc:  # "cannot write PATH: why", as the write itself would say
+        raise BadInput(f"{option}: {exc}") from None
+    except (OSError, ValueError) as exc:  # a name the OS refuses (too long, a NUL byte)
+        raise BadInput(f"{option}: cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def save_svg(out: Console, path: str, title: str, option: str = "--svg") -> None:
     """What ``out`` printed (a console made with ``record=True``) as an SVG image in ``path``,
-    written atomically: if writing fails, an old file of that name stays whole."""
+    written atomically: if writing fails, an old file of that name stays whole. The file was
+    checked by ``check_writable`` before anything was printed; what changed since is still
+    one error line."""
     from solver_cli._io import write_atomically
 
     svg = out.export_svg(title=title)
     try:
         write_atomically(Path(path), svg)
+    except InputError as exc:
+        raise BadInput(f"{option}: {exc}") from None
     except OSError as exc:
-        raise click.ClickException(f"cannot write {option} {path}: {exc.strerror or exc}") from None
+        raise click.ClickException(f"{option}: cannot write {path}: {exc.strerror or exc}") from None
 
 
 @contextmanager

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from solver_cli.cli._common import complete_path, lexicon_option, load_lexicon_for, to_click_error
+from solver_cli.cli._common import BadInput, complete_path, lexicon_option, load_lexicon_for, to_click_error
 
 if TYPE_CHECKING:
     from solver_cli.games.boggle import BoggleResult, DiceSet
@@ -70,6 +70,11 @@ def boggle(
     if not roll and (seed is not None or size is not None):
         option = "--seed" if seed is not None else "--size"
         raise click.UsageError(f"{option} applies only with --random")
+
+    if grid is not None and not grid.strip():
+        # (before the library, whose message for an empty grid text has a ';' where every
+        # other message has a ':')
+        raise BadInput(f"the grid argument is empty: give a grid file, - for standard input, or {bg.GRID_HELP}")
 
     dice = None
     try:

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from solver_cli.cli._common import complete_path, json_option, lexicon_options, load_lexicon_for, to_click_error
+from solver_cli.cli._common import (
+    complete_path,
+    json_option,
+    lexicon_options,
+    load_lexicon_for,
+    refuse_empty_rack,
+    to_click_error,
+)
 from solver_cli.cli._game import position_lexicon, turn_option
 from solver_cli.errors import IllegalMove, ScrabError
 
@@ -61,6 +68,7 @@ def play(
     """
     if as_json and print_cgp and output is None:
         raise click.UsageError("--cgp with --json applies only with -o (the file's format): JSON has the board", ctx)
+    refuse_empty_rack(rack)
     from solver_cli._io import write_atomically
     from solver_cli.cli.render import word_json
     from solver_cli.engine.alphabet import parse_rack, rack_text

@@ -15,6 +15,7 @@ from solver_cli.cli._common import (
     json_option,
     lexicon_options,
     load_lexicon_for,
+    refuse_empty_rack,
     refuse_together,
     require,
     save_svg,
@@ -37,6 +38,7 @@ def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> l
     """The rack from ``--rack``, else from the CGP position; a usage error if neither."""
     from solver_cli.engine.alphabet import parse_rack
 
+    refuse_empty_rack(rack)
     given = rack if rack is not None else position.rack
     if given is None:
         raise click.UsageError("Missing option '--rack' (the board gives no rack).")
@@ -110,7 +112,7 @@ def solve(
     print_cgp: bool,
     svg_path: str | None,
 ) -> None:
-    """Every legal move for RACK on the board BOARD, ranked by score.
+    """Every legal move for the rack (--rack) on the board BOARD, ranked by score.
 
     BOARD is a board file, - for standard input, a CGP position (a string or a file
     holding one; its rack is used when --rack is not given), or a GCG game record
@@ -136,6 +138,10 @@ def solve(
     refuse_together(ctx, ("as_json", "--json"), ("fold_blanks", fold_flag), "JSON lists every move")
     if svg_path is not None:
         check_writable(svg_path, "--svg")
+    refuse_empty_rack(rack)
+    if must_use is not None and not must_use.strip():
+        # The library takes an empty filter as none; on the command line it is a slip.
+        raise BadInput("--must-use is empty: give the rack tiles every move must play, e.g. --must-use '?' (a blank)")
 
     from solver_cli.engine.alphabet import rack_text
     from solver_cli.engine.ranking import make_filters
@@ -169,7 +175,7 @@ def solve(
         raise to_click_error(exc) from None
     # Checked before anything is printed: a table followed by an error reads as a result.
     if show_board and given(ctx, "move_rank") and move_rank > len(solution.moves):
-        raise BadInput(f"--move {move_rank}: there are only {len(solution.moves)} move(s)")
+        raise BadInput(f"--move {move_rank}: {moves_there(len(solution.moves), solution.matching < solution.total)}")
     moves = solution.moves
     cgp_text = position_cgp(position.board, rack_text(counts), lex.name) if print_cgp else None
 
@@ -205,6 +211,16 @@ def solve(
         out.print(cgp_text, soft_wrap=True)
     if svg_path is not None:
         save_svg(out, svg_path, f"scrab solve {position.name} {rack_text(counts)}")
+
+
+def moves_there(count: int, filtered: bool) -> str:
+    """'there are only 12,487 moves' (or 'moves matching the filters'), for a rank past the end."""
+    what = "move" if count == 1 else "moves"
+    if filtered:
+        what += " matching the filters"
+    if count == 0:
+        return f"there are no {what}"
+    return f"there {'is' if count == 1 else 'are'} only {count:,} {what}"
 
 
 def first_rows(moves: list[Move], rows: int, fold: bool) -> list[Move]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from solver_cli.cli._common import F, lexicon_options, load_lexicon_for, to_click_error
+from solver_cli.cli._common import BadInput, F, lexicon_options, load_lexicon_for, refuse_empty_rack, to_click_error
 from solver_cli.errors import InputError, ScrabError
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _top_option(func: F) -> F:
 def _limit(top: int | None, show_all: bool) -> int | None:
     """How many results to show: None for all."""
     if top is not None and show_all:
-        raise click.UsageError("--top cannot be used with --all")
+        raise click.UsageError("--top (-n) cannot be used with --all")
     return None if show_all else (top or DEFAULT_TOP)
 
 
@@ -178,6 +178,26 @@ def hooks(
       scrab hooks --letter e --rack 'ST?' --max-length 3
     """
     _limit(top, show_all)  # --top with --all: a usage error before any work
+    # Which options go together is usage (Click's pointer to --help); their values are input.
+    if letters:
+        if words:
+            raise click.UsageError("give WORDs to hook or --letter with --rack, not both")
+        if rack is None:
+            raise click.UsageError("--letter needs --rack: the rack tiles to play around the board letters")
+    else:
+        if not words:
+            raise click.UsageError("give one or more WORDs, or --letter L with --rack RACK")
+        given = (
+            ("--rack", rack is not None),
+            ("--min-length", min_length is not None),
+            ("--max-length", max_length is not None),
+            ("--top (-n)", top is not None),
+            ("--all", show_all),
+        )
+        for name, used in given:
+            if used:
+                raise click.UsageError(f"{name} applies only with --letter")
+    refuse_empty_rack(rack)
     from solver_cli.engine.alphabet import parse_rack, rack_text
     from solver_cli.engine.rules import load_rules
     from solver_cli.lexicon.lookup import board_words, parse_board_letters, parse_word, word_hooks
@@ -185,26 +205,11 @@ def hooks(
     try:
         rule_set = load_rules(rules)
         if letters:
-            if words:
-                raise InputError("give WORDs to hook or --letter with --rack, not both")
-            if rack is None:
-                raise InputError("--letter needs --rack: the rack tiles to play around the board letters")
+            assert rack is not None  # checked above: --letter needs --rack
             board = parse_board_letters(letters)
             counts = parse_rack(rack, rule_set.rack_size)
             _check_lengths(min_length, max_length)
         else:
-            if not words:
-                raise InputError("give one or more WORDs, or --letter L with --rack RACK")
-            given = (
-                ("--rack", rack is not None),
-                ("--min-length", min_length is not None),
-                ("--max-length", max_length is not None),
-                ("--top", top is not None),
-                ("--all", show_all),
-            )
-            for name, used in given:
-                if used:
-                    raise InputError(f"{name} applies only with --letter")
             targets = [parse_word(w) for w in words]
         lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
         if letters:
@@ -287,6 +292,9 @@ def anagram(
       scrab anagram 'QUIZ?' --partial --min-length 4
     """
     _limit(top, show_all)  # --top with --all: a usage error before any work
+    if not rack.strip():
+        # (the library's message names --rack, which this command does not have)
+        raise BadInput("the rack argument is empty: give its letters, e.g. scrab anagram 'AEIRST?' (? is a blank)")
     from solver_cli.engine.alphabet import parse_rack, rack_text
     from solver_cli.engine.rules import load_rules
     from solver_cli.lexicon.lookup import anagrams
@@ -331,6 +339,7 @@ def pattern(
       scrab pattern 'C?T*' --rack 'AS?'
     """
     _limit(top, show_all)  # --top with --all: a usage error before any work
+    refuse_empty_rack(rack)
     from solver_cli.engine.alphabet import parse_rack, rack_text
     from solver_cli.engine.rules import load_rules
     from solver_cli.lexicon.lookup import parse_pattern, pattern_words

@@ -40,7 +40,7 @@ def one_error_line(result, code: int = 2) -> str:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["solve", MIDGAME, "--rack", "RETAINS", "--top", "3", "--all"], "--top cannot be used with --all"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--top", "3", "--all"], "--top (-n) cannot be used with --all"),
         (["solve", MIDGAME, "--rack", "RETAINS", "--move", "2"], "--move applies only with --show-board"),
         (["solve", MIDGAME, "--rack", "RETAINS", "--json", "--show-board"], "--json cannot be used with --show-board"),
         (["solve", MIDGAME, "--rack", "RETAINS", "--json", "--svg", "x.svg"], "--json cannot be used with --svg"),
@@ -49,9 +49,9 @@ def one_error_line(result, code: int = 2) -> str:
         (["solve", MIDGAME, "--rack", "RETAINS", "--must-use", "Z"], "--must-use Z: the rack AEINRST lacks Z"),
         (["solve", MIDGAME, "--rack", "ZA", "--must-use", "ZZ?"], "--must-use ZZ?: the rack AZ lacks Z?"),
         (["solve", MIDGAME, "--rack", ""], "rack is empty"),
-        (["anagram", "RETAINS", "--top", "3", "--all"], "--top cannot be used with --all"),
-        (["pattern", "Q?", "--top", "3", "--all"], "--top cannot be used with --all"),
-        (["hooks", "--letter", "E", "--rack", "ST", "--top", "3", "--all"], "--top cannot be used with --all"),
+        (["anagram", "RETAINS", "--top", "3", "--all"], "--top (-n) cannot be used with --all"),
+        (["pattern", "Q?", "--top", "3", "--all"], "--top (-n) cannot be used with --all"),
+        (["hooks", "--letter", "E", "--rack", "ST", "--top", "3", "--all"], "--top (-n) cannot be used with --all"),
         (["boggle", "ABCD/EFGH/IJKL/MNOP", "--size", "5"], "--size applies only with --random"),
         (["boggle", "ABCD/EFGH/IJKL/MNOP", "--seed", "5"], "--seed applies only with --random"),
         (["play", OPENING, "8D", "FORMATS", "--rack", ""], "rack is empty"),
@@ -74,7 +74,14 @@ def test_must_use_error_names_what_the_rack_lacks(runner):
 
 def test_move_out_of_range_prints_nothing_before_the_error(runner):
     result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--show-board", "--move", "5000"])
-    assert one_error_line(result) == "Error: --move 5000: there are only 1470 move(s)"
+    assert one_error_line(result) == "Error: --move 5000: there are only 1,470 moves"  # as the title counts
+    filtered = ["solve", MIDGAME, "--rack", "RETAINS", "--min-length", "7", "--show-board", "--move", "5000"]
+    assert (
+        one_error_line(runner.invoke(cli, filtered))
+        == "Error: --move 5000: there are only 35 moves matching the filters"
+    )
+    one = ["solve", MIDGAME, "--rack", "RETAINS", "--word", "NASTIER", "--at", "N8", "--show-board", "--move", "2"]
+    assert one_error_line(runner.invoke(cli, one)) == "Error: --move 2: there is only 1 move matching the filters"
 
 
 def test_move_in_range_highlights_that_move(runner):
@@ -226,3 +233,122 @@ def test_hooks_letter_takes_a_blank_on_the_board(runner):
     assert got == expected
     table = runner.invoke(cli, ["hooks", "--letter", "e", "--rack", "ST?", "--top", "3"]).stdout
     assert "through e for rack ST?" in table
+
+
+# --------------------------------------------------------------------------- the two kinds of exit-2 error
+
+USAGE_LINES = ("Usage: ", "Try ")
+
+
+def usage_error(result) -> str:
+    """A usage error: exit 2, stdout empty, Click's Usage line and pointer to --help, then the
+    Error: line."""
+    line = one_error_line(result)
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith(USAGE_LINES[0]) and lines[1].startswith(USAGE_LINES[1]), lines
+    return line
+
+
+def bad_input(result) -> str:
+    """Bad input: exit 2, stdout empty, the Error: line and nothing else."""
+    line = one_error_line(result)
+    assert result.stderr.strip().splitlines() == [line], result.stderr
+    return line
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["solve", MIDGAME, "--rack", "RETAINS", "-n", "3", "--all"], "--top (-n) cannot be used with --all"),
+        (["anagram", "RETAINS", "-n", "3", "--all"], "--top (-n) cannot be used with --all"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--move", "2"], "--move applies only with --show-board"),
+        (["solve", MIDGAME], "Missing option '--rack'"),
+        (["solve"], "Missing argument 'BOARD'"),
+        (["solve", MIDGAME, "--rack", "A", "--bogus"], "No such option '--bogus'"),
+        (["hooks", "--rack", "ST", "CARE"], "--rack applies only with --letter"),
+        (["hooks", "--letter", "E"], "--letter needs --rack"),
+        (["hooks"], "give one or more WORDs"),
+        (["boggle", "ABCD/EFGH/IJKL/MNOP", "--size", "5"], "--size applies only with --random"),
+    ],
+)
+def test_usage_errors_point_at_help(runner, args, message):
+    """Which options and arguments are given: Click's usage form, whoever raises it."""
+    assert message in usage_error(runner.invoke(cli, args))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["solve", MIDGAME, "--rack", ""], "Error: --rack is empty"),
+        (["solve", MIDGAME, "--rack", "AB1"], "Error: rack 'AB1': bad character '1'"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--must-use", "Z"], "Error: --must-use Z: the rack AEINRST lacks Z"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--top", "0"], "Error: Invalid value for '--top' / '-n': 0 is not"),
+        (["solve", MIDGAME, "--rack", "RETAINS", "--sort", "x"], "Error: Invalid value for '--sort': 'x' is not one"),
+        (["solve", "", "--rack", "AB"], "Error: the board argument is empty"),
+        (["review", ""], "Error: the game-record argument is empty"),
+        (["bench", "--runs", "0"], "Error: Invalid value for '--runs'"),
+        (["cache", "clear", "--json", "--json"], None),  # a flag given twice is fine: no error at all
+    ],
+)
+def test_bad_values_are_one_error_line(runner, args, message, tmp_path, monkeypatch):
+    """What a value says (out of range, empty, bad letters): the Error: line alone, Click's
+    own checks included."""
+    monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path / "cache"))  # for `cache clear`
+    result = runner.invoke(cli, args)
+    if message is None:
+        assert result.exit_code == 0, result.stderr
+        return
+    assert bad_input(result).startswith(message)
+
+
+def test_empty_must_use_is_refused(runner):
+    """It used to be ignored: every move listed, as though no filter had been given."""
+    line = bad_input(runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--must-use", ""]))
+    assert line == "Error: --must-use is empty: give the rack tiles every move must play, e.g. --must-use '?' (a blank)"
+    assert bad_input(runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--must-use", "  "])) == line
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (
+            ["review", ""],
+            "Error: the game-record argument is empty: give a GCG file, or - for standard input",
+        ),
+        (["review", str(ROOT / "boards" / "example.gcg"), "--player", " "], "Error: --player is empty"),
+        (
+            ["anagram", ""],
+            "Error: the rack argument is empty: give its letters, e.g. scrab anagram 'AEIRST?' (? is a blank)",
+        ),
+        (
+            ["boggle", " "],
+            "Error: the grid argument is empty: give a grid file, - for standard input, or rows of letters "
+            "separated by '/', e.g. ABCD/EFGH/IJKL/MNQuP",
+        ),
+    ],
+)
+def test_empty_arguments_say_they_are_empty(runner, args, line):
+    got = bad_input(runner.invoke(cli, args))
+    assert got.startswith(line), got
+    assert ";" not in got and "directory" not in got
+
+
+def test_solve_help_says_the_rack_is_an_option(runner):
+    text = " ".join(runner.invoke(cli, ["solve", "--help"]).stdout.split())
+    assert "Every legal move for the rack (--rack) on the board BOARD" in text
+    assert "for RACK" not in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", MIDGAME, "--rack", ""],
+        ["explain", MIDGAME, "--rack", " ", "1"],
+        ["play", OPENING, "8D", "FORMATS", "--rack", ""],
+        ["hooks", "--letter", "E", "--rack", ""],
+        ["pattern", "Q?", "--rack", ""],
+    ],
+)
+def test_empty_rack_option_is_one_line_with_a_quoted_example(runner, args):
+    line = bad_input(runner.invoke(cli, args))
+    assert line == "Error: --rack is empty: give its letters, e.g. --rack 'AEIRST?' (? is a blank)"
