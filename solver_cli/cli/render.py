@@ -151,17 +151,20 @@ def print_moves(
         what = "legal move" if matching in (None, total) else "move matching the filters"
         out.print(f"No {what} for rack {rack} ({rules.name}, {lexicon}).")
         if unseen is not None:
-            out.print(unseen_line(unseen))
+            print_unseen(unseen, out)
         return
     rows = move_rows(moves, fold)
     of = f"{total:,}" if matching in (None, total) else f"{matching:,} matching ({total:,} legal)"
     folded = len(rows) < len(moves)
     in_rows = f" (in {len(rows):,} rows, blanks folded)" if folded else ""
     title = f"{len(moves):,} of {of} moves{in_rows} for {rack}  ({rules.name}, {lexicon})"
+    # When the table is too wide, the cross-words give way first (they are the longest, and
+    # `scrab explain` or --json has them), then the leave; the letters a folded row's blank
+    # can be go last, since without them the row's "+N" says nothing.
     columns = [Column("#", "right"), Column("Pos"), Column("Word"), Column("Score", "right")]
     if folded:
-        columns.append(Column("Blank as", fold=1, label="blank as"))
-    columns += [Column("Leave", fold=3, label="leave"), Column("Cross-words", fold=2, label="")]
+        columns.append(Column("Blank as", fold=3, label="blank as"))
+    columns += [Column("Leave", fold=2, label="leave"), Column("Cross-words", fold=1, label="")]
     cells = []
     for row in rows:
         move = row.move
@@ -174,15 +177,36 @@ def print_moves(
         cells.append(line)
     print_table(out, columns, cells, title)
     if unseen is not None:
-        out.print(unseen_line(unseen))
+        print_unseen(unseen, out)
 
 
-def unseen_line(unseen: Unseen) -> str:
+def unseen_lines(unseen: Unseen, width: int) -> list[str]:
+    """The unseen tiles in lines of at most ``width`` (when the words allow): on one line if
+    it fits, else the count on its own line(s), broken between its two phrases (inside them
+    only when one is wider than ``width``), and the tiles folded under it. No line ends in a
+    space."""
     blanks = f", {unseen.counts[0]} blank{'s' if unseen.counts[0] != 1 else ''}" if unseen.counts[0] else ""
-    return (
-        f"Unseen {unseen.total} tiles ({unseen.vowels} vowels, {unseen.consonants} consonants{blanks}): "
-        f"{unseen.text() or '-'}"
-    )
+    count = f"Unseen {unseen.total} tiles"
+    split = f"({unseen.vowels} vowels, {unseen.consonants} consonants{blanks}):"
+    tiles = unseen.text() or "-"
+    whole = f"{count} {split} {tiles}"
+    if len(whole) <= width:
+        return [whole]
+    width = max(width, 1)
+    if len(count) + 1 + len(split) <= width:
+        head = [f"{count} {split}"]
+    elif max(len(count), len(split)) <= width:
+        head = [count, split]
+    else:  # narrower than the phrases themselves: between any words
+        import textwrap
+
+        head = textwrap.wrap(f"{count} {split}", width, break_on_hyphens=False)
+    return head + [tiles[i : i + width] for i in range(0, len(tiles), width)]
+
+
+def print_unseen(unseen: Unseen, out: Console) -> None:
+    for line in unseen_lines(unseen, out.width):
+        out.print(line, soft_wrap=True)
 
 
 PREMIUM_LABEL = {"d": "2L", "t": "3L", "q": "4L", "D": "2W", "T": "3W", "Q": "4W"}

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import click
 
 from solver_cli.cli._common import (
+    BadInput,
     check_writable,
     complete_path,
     console,
     json_option,
     lexicon_options,
     load_lexicon_for,
+    print_wrapped,
     progress_bar,
     refuse_together,
     save_svg,
@@ -24,7 +27,7 @@ from solver_cli.cli._game import record_lexicon
 from solver_cli.errors import InputError, ScrabError
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, JustifyMethod
     from rich.text import Text
 
     from solver_cli.engine.history import GameRecord, GameTurn
@@ -83,6 +86,10 @@ def review(
       scrab review boards/example.gcg --lexicon sowpods --json
     """
     refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the tables")
+    if not game.strip():
+        raise BadInput("the game-record argument is empty: give a GCG file, or - for standard input")
+    if player is not None and not player.strip():
+        raise BadInput("--player is empty: give a player's nickname or full name")
     if svg_path is not None:
         check_writable(svg_path, "--svg")
     from solver_cli.engine.rules import load_rules
@@ -228,84 +235,154 @@ def _figure(value: float | None) -> str:
     return f"{value:,}" if float(value).is_integer() else f"{value:,.1f}"
 
 
-def _played(t: GameTurn) -> Text:
+def _played(t: GameTurn, bingo_missed: bool) -> tuple[Text, str]:
+    """The move played, and the part of it never to break: its position, word and score."""
     from rich.text import Text
 
-    text = Text(t.move_text)
-    if t.kind == "play":
-        text.append(f" {t.score}")
-        if t.bingo:
-            text.append(" bingo")
+    unit = t.move_text + (f" {t.score}" if t.kind == "play" else "")
+    text = Text(unit)
+    if t.kind == "play" and t.bingo:
+        text.append(" bingo")
     if t.phonies:
         text.append(" phony" + (", withdrawn" if t.withdrawn else ""), style="bold red")
-    return text
+    if bingo_missed:
+        text.append(", bingo missed")
+    return text, unit
+
+
+@dataclass
+class _Column:
+    header: str
+    justify: JustifyMethod = "left"
+    wraps: bool = False  # its cells may wrap between words (never inside a unit)
+    cells: list[Text] = field(default_factory=list)
+    units: list[str] = field(default_factory=list)  # each must stay whole on one line
+
+    def add(self, cell: Text | str, *units: str) -> None:
+        from rich.text import Text
+
+        self.cells.append(cell if isinstance(cell, Text) else Text(cell))
+        self.units.extend(units or (() if self.wraps else (str(cell),)))
+
+    def natural(self) -> int:
+        """The width at which nothing wraps."""
+        from rich.cells import cell_len
+
+        lines = [line for cell in self.cells for line in cell.plain.split("\n")]
+        return max([cell_len(self.header), *(cell_len(line) for line in lines)])
+
+    def least(self) -> int:
+        """The narrowest width that keeps every unit, and every word, whole."""
+        from rich.cells import cell_len
+
+        words = [w for cell in self.cells for w in cell.plain.split()] + self.header.split()
+        return max([1, *(cell_len(u) for u in self.units), *(cell_len(w) for w in words)])
+
+
+def fit_columns(columns: list[_Column], width: int) -> list[int] | None:
+    """Each column's width, so that the table fits ``width`` with no unit and no word cut:
+    every column as wide as its longest line if that fits, else the widest of the columns
+    that wrap narrowed first, one character at a time, never below ``least()``. None when
+    even that does not fit (Rich then wraps and cuts as it must)."""
+    widths = [c.natural() for c in columns]
+    floors = [c.least() if c.wraps else w for c, w in zip(columns, widths, strict=True)]
+    excess = sum(widths) + 3 * len(columns) + 1 - width
+    while excess > 0:
+        give = [i for i, c in enumerate(columns) if c.wraps and widths[i] > floors[i]]
+        if not give:
+            return None
+        widest = max(give, key=lambda i: widths[i])
+        widths[widest] -= 1
+        excess -= 1
+    return widths
+
+
+def print_fitted(out: Console, layouts: list[list[_Column]], title: str) -> None:
+    """The first of ``layouts`` that ``fit_columns`` fits (else the last, for Rich to wrap)
+    as a Rich table (``HEAVY_HEAD``, the look of every scrab table), the title on its own
+    line(s) above it."""
+    from rich.table import Table
+
+    print_wrapped(out, title)
+    for columns in layouts:
+        widths = fit_columns(columns, out.width)
+        if widths is not None:
+            break
+    table = Table(header_style="bold")
+    for k, column in enumerate(columns):
+        table.add_column(
+            column.header,
+            justify=column.justify,
+            no_wrap=not column.wraps,
+            width=widths[k] if widths is not None else None,
+        )
+    for row in zip(*(c.cells for c in columns), strict=True):
+        table.add_row(*row)
+    out.print(table)
 
 
 def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console) -> None:
-    from rich.table import Table
+    """The turns, then the summary with one column per player. The position, word and
+    score of a move, played or best, are never cut or wrapped: side by side in six columns
+    (about 80 terminal columns for a club game), else stacked in three (about 50)."""
     from rich.text import Text
 
     game = result.game
     scores = f"{game.players[0]} {game.final_scores[0]}, {game.players[1]} {game.final_scores[1]}"
-    table = Table(
-        title=f"{game.source}: {scores}  ({rules.name}, {lexicon}, ranked by {result.evaluator})",
-        title_justify="left",
-        header_style="bold",
-    )
-    table.add_column("#", justify="right")
-    table.add_column("Player")
-    table.add_column("Rack")
-    table.add_column("Played")
-    table.add_column("Rank", justify="right")
-    table.add_column("Best" if result.top == 1 else f"Best {result.top}")
-    table.add_column("Lost", justify="right")
+    digits = len(str(max((r.turn.number for r in result.turns), default=1)))
+    best_header = "Best" if result.top == 1 else f"Best {result.top}"
+    turn, rack = _Column("Turn"), _Column("Rack")
+    played, rank = _Column("Played", wraps=True), _Column("Rank", "right")
+    best, lost = _Column(best_header, wraps=True), _Column("Lost", "right")
+    # the narrow layout: turn over rack, played over best, rank over points lost
+    who, figures = _Column("Turn"), _Column("Rank", "right")
+    moves = _Column(f"Played / {best_header.lower()}", wraps=True)
     for r in result.turns:
         t = r.turn
+        turn_text = f"{t.number:>{digits}} {game.players[t.player]}"
+        turn.add(turn_text)
+        rack.add(t.rack or "-")
+        who.add(f"{turn_text}\n{t.rack or '-'}", turn_text, t.rack or "-")
+        played_text, played_unit = _played(t, r.reviewed and r.bingo_missed)
+        played.add(played_text, played_unit)
         if not r.reviewed:
-            table.add_row(
-                str(t.number), game.players[t.player], t.rack or "-", _played(t), "-", Text(r.reason, style="dim"), "-"
-            )
+            rank.add("-")
+            best.add(Text(r.reason, style="dim"))
+            lost.add("-")
+            moves.add(Text.assemble(played_text, "\n", (r.reason, "dim")), played_unit)
+            figures.add("-")
             continue
-        best = Text()
-        for k, option in enumerate(r.best):
-            if k:
-                best.append("\n")
-            best.append(f"{option.text} {_figure(option.value)}")
-            if k == 0 and r.tied_best > 1:
-                best.append(f" ({r.tied_best} tied)", style="dim")
-        lost = _figure(r.given_up) if r.given_up else "-"
-        if r.bingo_missed:
-            lost += " bingo missed"
-        table.add_row(
-            str(t.number), game.players[t.player], t.rack or "-", _played(t), f"{r.rank}/{r.candidates}", best, lost
-        )
-    out.print(table)
-    summary = Table(header_style="bold", title="Summary", title_justify="left")
-    for column, justify in (
-        ("Player", "left"),
-        ("Score", "right"),
-        ("Moves", "right"),
-        ("Reviewed", "right"),
-        ("Best found", "right"),
-        ("Points lost", "right"),
-        ("Bingos", "right"),
-        ("Bingos missed", "right"),
-        ("Phonies", "right"),
-    ):
-        summary.add_column(column, justify=justify)  # type: ignore[arg-type]
+        options = [f"{option.text} {_figure(option.value)}" for option in r.best]
+        tied = f" ({r.tied_best} tied)" if r.tied_best > 1 else ""
+        cell, stacked = Text(), Text.assemble(played_text)
+        for k, option_text in enumerate(options):
+            cell.append(("\n" if k else "") + option_text)
+            stacked.append("\nbest ", style="dim")
+            stacked.append(option_text)
+            if k == 0 and tied:
+                cell.append(tied, style="dim")
+                stacked.append(tied, style="dim")
+        rank_text = f"{r.rank}/{r.candidates}"
+        lost_text = _figure(r.given_up) if r.given_up else "-"
+        rank.add(rank_text)
+        best.add(cell, *options)
+        lost.add(lost_text)
+        moves.add(stacked, played_unit, *(f"best {o}" for o in options))
+        figures.add(f"{rank_text}\nlost {lost_text}" if r.given_up else rank_text)
+    title = f"{game.source}: {scores}  ({rules.name}, {lexicon}, ranked by {result.evaluator})"
+    print_fitted(out, [[turn, rack, played, rank, best, lost], [who, moves, figures]], title)
+
+    # One column per player and a row per figure: narrow at any width, however many figures.
+    figures = _Column("")
+    for name in ("Score", "Moves", "Reviewed", "Best found", "Points lost", "Bingos", "Bingos missed", "Phonies"):
+        figures.add(name)
+    summary = [figures]
     for s in result.players:
-        summary.add_row(
-            s.nick,
-            str(s.score),
-            str(s.turns),
-            str(s.reviewed),
-            str(s.matched),
-            _figure(s.given_up),
-            str(s.bingos),
-            str(s.bingos_missed),
-            str(s.phonies),
-        )
-    out.print(summary)
+        column = _Column(s.nick, "right")
+        for value in (s.score, s.turns, s.reviewed, s.matched, s.given_up, s.bingos, s.bingos_missed, s.phonies):
+            column.add(_figure(value))
+        summary.append(column)
+    print_fitted(out, [summary], "Summary")
 
 
 def print_turn_board(game: GameRecord, rules: Rules, number: int, out: Console) -> None:

@@ -5,12 +5,14 @@ Rich's ``Table`` measures and wraps every cell, which takes seconds for the 25,0
 longest cell, and each row is assembled once. The box is Rich's ``HEAVY_HEAD`` (the default
 of ``rich.table.Table``), with its ASCII stand-in where the console cannot draw it.
 
-A table never cuts a cell. When it is wider than the console, its optional columns give way
-in their ``fold`` order (``Blank as``, then ``Cross-words``, then ``Leave`` in ``scrab
-solve``): on a console of ``ONE_LINE_WIDTH`` columns or more they are left out, so that each
-row stays one line, and a note under the table names them; on a narrower one they move to a
-line under the row, each value after its column's name, and then the outer edge goes. A row
-that still does not fit is printed whole, for the terminal to wrap.
+A table never cuts a cell, and no line is wider than the console while some layout fits.
+When the table is too wide, its optional columns give way in their ``fold`` order
+(``Cross-words``, then ``Leave``, then ``Blank as`` in ``scrab solve``): on a console of
+``one_line_width`` columns or more (``ONE_LINE_WIDTH`` unless the caller says otherwise)
+they are left out, so that each row stays one line, and a note under the table names them;
+on a narrower one they move to a line under the row, each value after its column's name.
+Then the outer edge goes (and the blank margin inside it), and last the padding around the
+column rules. A row that still does not fit is printed whole, for the terminal to wrap.
 """
 
 from __future__ import annotations
@@ -47,11 +49,13 @@ class Layout:
     inline: tuple[int, ...]  # column indexes shown side by side
     folded: tuple[int, ...]  # column indexes shown on a line under the row
     dropped: tuple[int, ...]  # column indexes left out
-    edge: bool  # the outer border is drawn
+    edge: bool  # the outer border is drawn (with a space inside it)
+    padded: bool = True  # a space each side of the rules between columns
 
     def width(self, widths: Sequence[int]) -> int:
         n = len(self.inline)
-        return sum(widths[i] + 2 for i in self.inline) + (n + 1 if self.edge else n - 1)
+        rules = (n - 1) * (3 if self.padded else 1)
+        return sum(widths[i] for i in self.inline) + rules + (4 if self.edge else 0)
 
 
 def cell_text(cell: Cell) -> str:
@@ -66,18 +70,21 @@ def _cell_width(text: str) -> int:
     return cell_len(text)
 
 
-def choose_layout(columns: Sequence[Column], widths: Sequence[int], max_width: int) -> Layout:
+def choose_layout(
+    columns: Sequence[Column], widths: Sequence[int], max_width: int, one_line_width: int | None = ONE_LINE_WIDTH
+) -> Layout:
     """The first layout that fits ``max_width``: every column side by side if they fit, else
-    the optional columns giving way one by one (left out from ``ONE_LINE_WIDTH`` columns up,
-    moved under the row below that), then without the outer edge."""
+    the optional columns giving way one by one (left out from ``one_line_width`` columns up,
+    moved under the row below that; None: always moved under the row), then without the
+    outer edge, then without the padding around the column rules."""
     order = [i for _, i in sorted((c.fold, i) for i, c in enumerate(columns) if c.fold)]
-    fold = max_width < ONE_LINE_WIDTH
+    fold = one_line_width is None or max_width < one_line_width
     candidates = []
-    for edge in (True, False):
+    for edge, padded in ((True, True), (False, True), (False, False)):
         for k in range(len(order) + 1):
             away = tuple(sorted(order[:k]))
             inline = tuple(i for i in range(len(columns)) if i not in away)
-            candidates.append(Layout(inline, away if fold else (), () if fold else away, edge))
+            candidates.append(Layout(inline, away if fold else (), () if fold else away, edge, padded))
     for layout in candidates:
         if layout.width(widths) <= max_width:
             return layout
@@ -90,8 +97,13 @@ def print_table(
     rows: Sequence[Sequence[Cell]],
     title: str | None = None,
     header_style: str = "bold",
+    *,
+    one_line_width: int | None = ONE_LINE_WIDTH,
+    fold_indent: int | None = None,
 ) -> None:
-    """Print ``rows`` under ``columns`` (and ``title`` above), fitted to ``out.width``."""
+    """Print ``rows`` under ``columns`` (and ``title`` above), fitted to ``out.width``.
+    ``one_line_width``: see ``choose_layout``; ``fold_indent``: where a line under the row
+    starts (None: under the second column, when that leaves room to read)."""
     from rich.box import HEAVY_HEAD
 
     texts = [[cell_text(cell) for cell in row] for row in rows]
@@ -101,9 +113,9 @@ def print_table(
             n = _cell_width(text)
             if n > widths[i]:
                 widths[i] = n
-    layout = choose_layout(columns, widths, out.width)
+    layout = choose_layout(columns, widths, out.width, one_line_width)
     box = HEAVY_HEAD.substitute(out.options)
-    lines = _Lines(columns, widths, layout, box)
+    lines = _Lines(columns, widths, layout, box, fold_indent)
 
     plain = out.color_system is None and not out.record  # no styles to draw: plain text is faster
     if title:
@@ -145,23 +157,34 @@ def _emit(out: Console, lines: list[list[Piece]], plain: bool) -> None:
 class _Lines:
     """The table's lines, as lists of styled pieces."""
 
-    def __init__(self, columns: Sequence[Column], widths: Sequence[int], layout: Layout, box: Box) -> None:
+    def __init__(
+        self, columns: Sequence[Column], widths: Sequence[int], layout: Layout, box: Box, indent: int | None = None
+    ) -> None:
         self.columns, self.widths, self.layout, self.box = columns, widths, layout, box
-        self.padded = [widths[i] + 2 for i in layout.inline]
+        pad = 2 if layout.padded else 0
+        self.padded = [widths[i] + pad for i in layout.inline]
+        if not layout.edge:  # no margin outside the first and last columns
+            self.padded[0] -= pad // 2
+            self.padded[-1] -= pad // 2
         self.total = layout.width(widths)
-        # A folded line starts under the second column's text, if that leaves room to read.
-        first = widths[layout.inline[0]] + 3 if len(layout.inline) > 1 else 0
-        self.indent = first if self.total - first - 4 >= 16 else 0
+        if indent is None:
+            # A folded line starts under the second column's text, if that leaves room to read.
+            rule = 3 if layout.padded else 1
+            first = widths[layout.inline[0]] + rule if len(layout.inline) > 1 else 0
+            indent = first if self.total - first - 4 >= 16 else 0
+        self.indent = indent
 
     def _edges(self, left: str, right: str) -> tuple[str, str]:
-        return (left + " ", " " + right) if self.layout.edge else (" ", " ")
+        return (left + " ", " " + right) if self.layout.edge else ("", "")
 
     def _cells(self, cells: Sequence[Cell], texts: Sequence[str], left: str, mid: str, right: str) -> list[Piece]:
         start, end = self._edges(left, right)
+        rule = f" {mid} " if self.layout.padded else mid
         pieces: list[Piece] = [(start, "")]
+        last = len(self.layout.inline) - 1
         for k, i in enumerate(self.layout.inline):
             if k:
-                pieces.append((f" {mid} ", ""))
+                pieces.append((rule, ""))
             gap = " " * (self.widths[i] - _cell_width(texts[i]))
             cell = cells[i]
             styled = [(cell, "")] if isinstance(cell, str) else list(cell)
@@ -170,7 +193,8 @@ class _Lines:
                 pieces += styled
             else:
                 pieces += styled
-                pieces.append((gap, ""))
+                if k < last or self.layout.edge:  # no trailing blanks without the edge
+                    pieces.append((gap, ""))
         pieces.append((end, ""))
         return pieces
 
@@ -181,7 +205,8 @@ class _Lines:
         lines = []
         for line in textwrap.wrap(text, max(room - self.indent, 8), break_on_hyphens=False) or [""]:
             body = " " * self.indent + line
-            lines.append([(start, ""), (body, style), (" " * max(0, room - _cell_width(body)), ""), (end, "")])
+            fill = " " * max(0, room - _cell_width(body)) if self.layout.edge else ""
+            lines.append([(start, ""), (body, style), (fill, ""), (end, "")])
         return lines
 
     def top(self) -> list[list[Piece]]:

@@ -91,6 +91,44 @@ def test_review_table(runner):
     assert result.stderr == f"Warning: {EXAMPLE}, line 14: ENTICSE (played at M7) is not in kjxqz\n"
 
 
+def units_of(data):
+    """Every "position word score" the review table shows: each move played, each best."""
+    units = []
+    for t in data["turns"]:
+        units.append(t["move"] + (f" {t['score']}" if t["kind"] == "play" else ""))
+        units += [f"{b['move']} {b['value']}" for b in t.get("best", [])]
+    return units
+
+
+@pytest.mark.parametrize("top", ["1", "3"])
+@pytest.mark.parametrize("width", [80, 60])
+def test_review_table_keeps_each_move_on_one_line(runner, width, top):
+    """At 80 columns a move's position, word and score used to wrap (F4 GONI(A) / 23), and
+    the summary's headers were cut (Revie…, Phoni…)."""
+    data = run_json(runner, "review", EXAMPLE, "--top", top)
+    result = runner.invoke(cli, ["review", EXAMPLE, "--top", top], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= width and not line.endswith(" ") for line in lines), "\n".join(lines)
+    assert "…" not in result.stdout
+    for unit in units_of(data):
+        assert any(unit in line for line in lines), (unit, "\n".join(lines))
+    text = "\n".join(lines)
+    for figure in ("Score", "Moves", "Reviewed", "Best found", "Points lost", "Bingos missed", "Phonies"):
+        assert f"│ {figure} " in text, figure
+    summary = {
+        line.split("│")[1].strip(): line.split("│")[2:4] for line in lines[lines.index("Summary") :] if "│" in line
+    }
+    assert [c.strip() for c in summary["Points lost"]] == ["118", "30"]
+    assert [c.strip() for c in summary["Bingos missed"]] == ["2", "0"]
+
+
+def test_review_table_flags_a_missed_bingo_with_the_move(runner):
+    text = " ".join(runner.invoke(cli, ["review", EXAMPLE], env={"COLUMNS": "200"}).stdout.split())
+    assert "8J INSECT 37, bingo missed │" in text
+    assert "M7 ENTICSE 75 bingo phony, withdrawn, bingo missed │" in text
+
+
 def test_review_one_player_and_boards(runner):
     data = run_json(runner, "review", EXAMPLE, "--player", "Bob Jones", "--show-board", "3", "--show-board", "29")
     assert {t["player"] for t in data["turns"]} == {"bob"}

@@ -51,7 +51,7 @@ def row_line(lines, rank, move):
     """The one line that holds the move's rank, position, whole word and score, as cells."""
     bar = "[│┃|]"
     position, notation = re.escape(move["position"]), re.escape(move["notation"])
-    cells = rf"(?<!\d){rank} {bar} {position}\s+{bar} {notation}(?= )[^│┃|]*{bar}\s+{move['score']}( bingo)?\s"
+    cells = rf"(?<!\d){rank} {bar} {position}\s+{bar} {notation}(?= )[^│┃|]*{bar}\s+{move['score']}( bingo)?(\s|$)"
     pattern = re.compile(cells)
     found = [i for i, line in enumerate(lines) if pattern.search(line)]
     assert len(found) == 1, (rank, move, "\n".join(lines))
@@ -82,6 +82,55 @@ def test_moves_are_never_cut_and_one_line_from_60_columns(runner, width, args):
     if width >= 120:
         assert all(m["leave"] in lines[r] for m, r in zip(moves, rows, strict=True) if m["leave"])
         assert "Left out" not in "\n".join(lines)
+
+
+def test_every_line_of_all_moves_fits_40_columns_with_a_blank(runner):
+    """--all with a blank rack: five-digit ranks and folded rows. Without the outer edge, the
+    rows used to keep a blank margin each side, and came to 41 columns."""
+    args = (MIDGAME, "--rack", "AEIRST?", "--all")
+    lines = table(runner, 40, *args)
+    assert max(len(line) for line in lines) <= 40, max(lines, key=len)
+    assert not [line for line in lines if line.endswith(" ")]  # no padding out to the edge
+    moves = moves_json(runner, *args)["moves"]
+    ranks = [int(m[1]) for line in lines if (m := re.match(r" *(\d+) │", line))]
+    assert len(ranks) == 3261 and max(ranks) > 10_000  # a row each, five-digit ranks among them
+    shown = [row_line(lines, rank, moves[rank - 1]) for rank in (ranks[0], ranks[-1])]
+    assert shown == sorted(shown)
+
+
+@pytest.mark.parametrize("width", [26, 30])
+def test_narrower_still_the_padding_goes_before_a_line_overflows(runner, width):
+    args = (MIDGAME, "--rack", "AEIRST?", "--top", "8", "--no-fold-blanks")
+    lines = table(runner, width, *args)
+    assert max(len(line) for line in lines) <= width, "\n".join(lines)
+    for m in moves_json(runner, *args)["moves"][:3]:
+        assert any(m["position"] in line and m["notation"] in line for line in lines), m
+
+
+def test_cross_words_give_way_before_the_blank_letters(runner):
+    """At 80 columns the folded rows keep the letters their blank can be: without them a row's
+    "+11" says nothing (the cross-words give way, as at 40 columns they fold under the row)."""
+    lines = table(runner, 80, MIDGAME, "--rack", "AEIRST?", "--top", "6")
+    header = next(line for line in lines if "Score" in line)
+    assert "Blank as" in header and "Leave" in header and "Cross-words" not in header
+    first = next(line for line in lines if "AERIeST +11" in line)
+    assert "cdefiltvw" in first
+    note = " ".join(line for line in lines if "Left out" in line or "widen" in line)
+    assert "Left out at this width: Cross-words (" in note
+    assert max(len(line) for line in lines) <= 80
+
+
+def test_unseen_tiles_break_between_phrases_without_trailing_spaces(runner):
+    for width in (40, 80):
+        lines = table(runner, width, MIDGAME, "--rack", "AEIRST?", "--top", "2")
+        at = next(i for i, line in enumerate(lines) if line.startswith("Unseen"))
+        tail = lines[at:]
+        assert all(len(line) <= width and not line.endswith(" ") for line in tail), tail
+        text = "\n".join(tail)
+        assert "(32 vowels, 36 consonants):" in text  # never broken inside the parentheses
+        assert "".join(tail[-2:]).endswith("UUUUVWWXYZ")
+    wide = table(runner, 120, MIDGAME, "--rack", "AEIRST?", "--top", "2")
+    assert wide[-1].startswith("Unseen 68 tiles (32 vowels, 36 consonants): AAAAAB")
 
 
 def test_narrow_table_folds_the_cross_words_under_the_move(runner):
@@ -233,6 +282,66 @@ def test_svg_that_cannot_be_written_fails_before_any_output(runner, tmp_path, ta
     assert last.startswith("Error: ") and message in last
 
 
+def _unwritable(kind: str, tmp_path: Path) -> tuple[str, str]:
+    """A path --svg must refuse, and what the error says about it."""
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+        return str(tmp_path / "fifo"), "not a regular file (a FIFO)"
+    if kind == "device":
+        return "/dev/null", "not a regular file (a character device)"
+    if kind == "dangling":
+        (tmp_path / "dangling.svg").symlink_to(tmp_path / "nowhere.svg")
+        return str(tmp_path / "dangling.svg"), "a symbolic link to a missing file"
+    if kind == "loop":
+        (tmp_path / "loop.svg").symlink_to(tmp_path / "loop.svg")
+        return str(tmp_path / "loop.svg"), "a loop of symbolic links"
+    target = tmp_path / "theirs.svg"
+    target.write_text("old")
+    (tmp_path / "planted.svg").symlink_to(target)
+    os.lchown(tmp_path / "planted.svg", 54321, 54321)
+    return str(tmp_path / "planted.svg"), "a symbolic link owned by another user (uid 54321)"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "dangling", "loop", "other-users-link"])
+@pytest.mark.parametrize("command", ["solve", "review"])
+def test_svg_that_is_no_file_to_write_is_one_error_before_any_output(runner, tmp_path, kind, command):
+    """These used to end in a traceback, after the table was printed."""
+    path, message = _unwritable(kind, tmp_path)
+    args = ["solve", MIDGAME, "--rack", "RETAINS"] if command == "solve" else ["review", str(BOARDS / "example.gcg")]
+    result = runner.invoke(cli, [*args, "--svg", path])
+    assert result.exit_code == 2 and result.stdout == "", (result.stdout, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"Error: --svg: cannot write {path}: " + lines[0].split(": ", 3)[-1]], lines
+    assert message in lines[0]
+    if kind == "other-users-link":
+        assert (tmp_path / "theirs.svg").read_text() == "old"
+
+
+def test_svg_refused_at_write_time_is_one_error_too(runner, tmp_path, monkeypatch):
+    """A file that becomes a FIFO between the check and the write: still one Error: line."""
+    target = tmp_path / "late.svg"
+
+    def check_passes(path, option):
+        return None
+
+    real_save = __import__("solver_cli.cli._common", fromlist=["save_svg"]).save_svg
+
+    def turn_into_fifo(out, path, title, option="--svg"):
+        os.mkfifo(path)
+        real_save(out, path, title, option)
+
+    monkeypatch.setattr("solver_cli.cli.solve.check_writable", check_passes)
+    monkeypatch.setattr("solver_cli.cli.solve.save_svg", turn_into_fifo)
+    result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--top", "1", "--svg", str(target)])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert (
+        result.stderr.strip()
+        == f"Error: --svg: cannot write {target}: not a regular file (a FIFO); scrab writes only files"
+    )
+
+
 def test_svg_keeps_the_old_file_whole_when_the_write_fails(runner, tmp_path, monkeypatch):
     target = tmp_path / "old.svg"
     target.write_text("old")
@@ -243,7 +352,7 @@ def test_svg_keeps_the_old_file_whole_when_the_write_fails(runner, tmp_path, mon
     monkeypatch.setattr("solver_cli._io.write_atomically", full_disk)
     result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--svg", str(target)])
     assert result.exit_code == 1 and "Traceback" not in result.stderr
-    assert result.stderr.strip().splitlines()[-1] == f"Error: cannot write --svg {target}: No space left on device"
+    assert result.stderr.strip().splitlines()[-1] == f"Error: --svg: cannot write {target}: No space left on device"
     assert target.read_text() == "old"
 
 
