@@ -139,3 +139,120 @@ def test_clear_text_output(cache, lists):
     assert result.exit_code == 0
     assert result.stdout.startswith("Removed 1 cache file (") and str(cache) in result.stdout
     assert list(cache.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- readable at 60-80 columns
+
+
+@pytest.fixture
+def two_versions(cache, tmp_path) -> tuple[Path, str, str]:
+    """One word list built, edited, built again (the old cache stays), in a deep folder; a
+    list of 1,728 words, so its count has a thousands separator."""
+    folder = tmp_path / "a" / "rather" / "long" / "folder" / "of" / "club" / "word" / "lists"
+    folder.mkdir(parents=True)
+    words = folder / "club-words.txt"
+    letters = "ABCDEFGHIJKL"
+    words.write_text("\n".join(a + b + c for a in letters for b in letters for c in letters) + "\n")
+    old = load_lexicon(str(words)).cache_path.name
+    words.write_text(words.read_text() + "ZZZ\n")
+    new = load_lexicon(str(words)).cache_path.name
+    assert old != new
+    return words, old, new
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_listing_fits_and_tells_versions_apart(two_versions, width):
+    words, old, new = two_versions
+    result = CliRunner().invoke(cli, ["cache"], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= width for line in lines), "\n".join(lines)
+    for name in (old, new):  # each file name whole, on one line
+        assert sum(name in line for line in lines) == 1, "\n".join(lines)
+    rows = [line for line in lines if "club-words.txt" in line and "│" in line]
+    assert len(rows) == 2
+    for row in rows:
+        cells = [c.strip() for c in row.strip("│").split("│")]
+        assert cells[0].endswith("/lists/club-words.txt")  # the path's end, where lists differ
+        assert cells[2] in ("1,728", "1,729")  # numbers whole
+        assert cells[3] == "15"
+    by_file = {}
+    for i, line in enumerate(lines):
+        for name in (old, new):
+            if name in line:
+                by_file[name] = lines[i - 1]  # the row above its file name
+    assert by_file[old].rstrip(" │").endswith("stale") and "1,728" in by_file[old]
+    assert by_file[new].rstrip(" │").endswith("ok") and "1,729" in by_file[new]
+    assert "1 stale (built from an earlier version of its word list, never used again)" in " ".join(lines)
+
+
+def test_wide_listing_keeps_the_path_whole(two_versions):
+    words, old, new = two_versions
+    text = CliRunner().invoke(cli, ["cache"], env={"COLUMNS": "250"}).stdout
+    assert str(words) in text and old in text and new in text
+
+
+def test_json_says_which_file_is_stale(two_versions, tmp_path, monkeypatch):
+    words, old, new = two_versions
+    files = {f["file"]: f for f in run()["files"]}
+    assert (files[old]["stale"], files[new]["stale"]) == (True, False)
+    assert files[old]["status"] == "ok"  # still a sound file: stale is said apart
+    # A list named by a relative path is not judged: it was relative to wherever scrab ran.
+    monkeypatch.chdir(words.parent)
+    relative = load_lexicon("club-words.txt").cache_path.name
+    assert relative == new  # the same content, so the same file
+    (words.parent / "other.txt").write_text("QI\nZA\n")
+    other = load_lexicon("other.txt").cache_path.name
+    assert {f["file"]: f["stale"] for f in run()["files"]}[other] is None
+    # A list that is gone is not judged either.
+    words.unlink()
+    files = {f["file"]: f for f in run()["files"]}
+    assert files[old]["stale"] is None and files[new]["stale"] is None
+
+
+def test_a_shipped_list_from_another_version_is_stale(cache, tmp_path):
+    """A cache of the shipped kjxqz built when kjxqz was another list (an older scrab): the
+    shipped list's digest now is not the one in its name."""
+    import gzip
+
+    older = tmp_path / "older-scrab"
+    older.mkdir()
+    (older / "kjxqz.txt.gz").write_bytes(gzip.compress(b"QI\nZA\n"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("solver_cli.lexicon.wordlist.lexicon_folder", lambda: older)
+        then = load_lexicon("kjxqz").cache_path.name
+    files = {f["file"]: f for f in run()["files"]}
+    assert files[then]["lexicon"] == "kjxqz" and files[then]["stale"] is True
+    assert "stale" in CliRunner().invoke(cli, ["cache"], env={"COLUMNS": "100"}).stdout
+
+
+# --------------------------------------------------------------------------- --json before or after
+
+
+@pytest.mark.parametrize("args", [["--json"], ["--json", "list"], ["list", "--json"]])
+def test_json_listing_wherever_the_flag_goes(cache, lists, args):
+    one, _ = lists
+    load_lexicon(str(one))
+    result = CliRunner().invoke(cli, ["cache", *args])
+    assert result.exit_code == 0, result.output
+    assert [f["lexicon"] for f in json.loads(result.stdout)["files"]] == [str(one)]
+
+
+@pytest.mark.parametrize("args", [["--json", "clear"], ["clear", "--json"]])
+def test_json_clear_wherever_the_flag_goes(cache, lists, args):
+    """`scrab cache --json clear` used to print the text line."""
+    one, _ = lists
+    a = load_lexicon(str(one))
+    result = CliRunner().invoke(cli, ["cache", *args])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [f["file"] for f in data["removed"]] == [a.cache_path.name] and data["exists"] is True
+
+
+def test_clear_without_a_folder_says_so(cache):
+    result = CliRunner().invoke(cli, ["cache", "clear"])
+    assert result.exit_code == 0
+    assert result.stdout == f"No cache folder ({cache}): nothing to clear\n"
+    assert not cache.exists()
+    data = run("clear")
+    assert data == {"folder": str(cache), "exists": False, "removed": [], "skipped": [], "freed_bytes": 0}
