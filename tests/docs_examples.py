@@ -3,7 +3,9 @@
 An example is a fenced code block whose info string is ``console``: each line starting with
 ``$ `` is a command (run by bash from the repository's root, so pipes and quotes work as
 shown), and the lines after it, up to the next command or the end of the block, are its
-output (stdout and stderr together, in the order written). Times, rates and memory figures
+output (stdout and stderr together, in the order written). A file an example names under
+``/tmp`` is its own: each run gets a fresh folder in its place, so examples never share one
+(see ``run_example``). Times, rates and memory figures
 vary from run to run, so they are masked before comparing, and so is the padding that
 their width changes in a table.
 
@@ -96,19 +98,29 @@ def environment(cache: str) -> dict[str, str]:
 
 
 def run_example(example: Example, cache: str) -> list[str]:
-    # Standard error joins standard output for the whole command line: a "2>&1" appended to
-    # the command would only redirect the last command of "scrab ... || echo ..." or a pipe.
-    result = subprocess.run(
-        ["bash", "-c", example.command],
-        cwd=ROOT,
-        env=environment(cache),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=900,
-    )
-    out = result.stdout.rstrip("\n")
+    """The example's output. The files it names under /tmp are its own: each run gets a
+    fresh folder standing in for /tmp (in the command, and back again in the output), so
+    examples that use the same name, in parallel workers or two test runs at once, never
+    share a file, and none is left behind."""
+    with tempfile.TemporaryDirectory(prefix="scrab-doc-", dir=_short_temp()) as scratch:
+        # Standard error joins standard output for the whole command line: a "2>&1" appended
+        # to the command would only redirect the last command of "scrab ... || echo ..." or a pipe.
+        result = subprocess.run(
+            ["bash", "-c", example.command.replace("/tmp/", f"{scratch}/")],
+            cwd=ROOT,
+            env=environment(cache),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=900,
+        )
+    out = result.stdout.replace(f"{scratch}/", "/tmp/").rstrip("\n")
     return out.split("\n") if out else []
+
+
+def _short_temp() -> str | None:
+    """/tmp itself where there is one: a short name, so that output wraps as in the docs."""
+    return "/tmp" if os.path.isdir("/tmp") else None
 
 
 def normalise(lines: list[str]) -> list[str]:

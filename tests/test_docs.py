@@ -4,10 +4,12 @@ which also rewrites the pages with ``--update``)."""
 
 from __future__ import annotations
 
+import os
 import re
+import uuid
 
 import pytest
-from docs_examples import ROOT, doc_files, find_examples, normalise, run_example
+from docs_examples import ROOT, Example, doc_files, find_examples, normalise, run_example
 
 EXAMPLES = [example for path in doc_files() for example in find_examples(path)]
 
@@ -32,3 +34,15 @@ def test_links_between_pages_resolve():
             if "://" in target:
                 continue
             assert (path.parent / target).exists(), f"{path.relative_to(ROOT)} links to missing {target}"
+
+
+def test_examples_get_a_tmp_of_their_own(tmp_path):
+    """An example's /tmp files are its own (a fresh folder stands in for /tmp), so the
+    examples that use one name, in parallel workers or two test runs at once, never meet;
+    its output still shows /tmp, as the page does."""
+    name = f"/tmp/scrab-doc-check-{uuid.uuid4().hex}"
+    command = f"test ! -e {name} && mkdir {name} && echo one > {name}/f && cat {name}/f && ls -d {name}"
+    example = Example(ROOT / "README.md", 1, command, [], 0)
+    for _ in range(2):  # the second run does not see the first one's folder
+        assert run_example(example, str(tmp_path)) == ["one", name]
+    assert not os.path.exists(name)

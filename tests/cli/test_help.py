@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from solver_cli.cli import all_commands, cli
 from solver_cli.engine.rules import shipped_rule_sets
+from solver_cli.lexicon import load_lexicon
 from solver_cli.lexicon.wordlist import shipped_lexicons
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,16 @@ def repository_copy(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("name", sorted(all_commands()))
-def test_every_help_example_runs(name, repository_copy, full_lexicon):
+def test_every_help_example_runs(name, repository_copy, full_lexicon, tmp_path, monkeypatch):
+    if name == "cache":
+        # `scrab cache clear` gets a cache of its own: clearing the session's would make every
+        # later test in this worker build the full word list again.
+        own = tmp_path / "own-cache"
+        monkeypatch.setenv("SCRAB_CACHE_DIR", str(own))
+        words = tmp_path / "words.txt"
+        words.write_text("QI\nZA\n")
+        load_lexicon(str(words))
+        assert len(list(own.iterdir())) == 1
     runner = CliRunner()
     for line in examples(name):  # in order: a later example may use a file an earlier one wrote
         args = shlex.split(line)[1:]
@@ -63,6 +73,8 @@ def test_every_help_example_runs(name, repository_copy, full_lexicon):
         assert result.stdout.strip(), line
         if "--json" in args:
             json.loads(result.stdout)
+    if name == "cache":
+        assert list(own.iterdir()) == []  # cleared: its own cache, not the session's
 
 
 @pytest.mark.parametrize("name", sorted(all_commands()))
