@@ -3,11 +3,11 @@
 Results go to stdout (a Rich table, or JSON with ``--json``); warnings, errors and progress
 go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input.
 
-Two kinds of exit-2 error, each always printed the same way: a usage error (which options
-and arguments are given: one unknown, missing, conflicting, or given without the one it
-needs) is Click's ``Usage:`` line, its pointer to ``--help`` and the ``Error:`` line; bad
-input (what a value says: out of range, empty, bad letters, a file that cannot be read) is
-the ``Error:`` line alone.
+Every exit-2 error is one line on stderr, ``Error: ...``, whoever finds it: bad input (what a
+value says: out of range, empty, bad letters, a file that cannot be read) names the value;
+a usage error (which options and arguments are given: one unknown, missing, conflicting, or
+given without the one it needs) ends with a pointer to the command's ``--help``. Click's
+own usage errors are turned into that line too (``one_line``), instead of its usage block.
 
 Each command lives in its own module, named in ``COMMANDS`` and imported when it runs; no
 command module imports this one, so there is no import cycle.
@@ -62,23 +62,42 @@ class ScrabGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: object
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # plain `scrab`: the help
+        except click.UsageError as exc:  # `scrab --bogus`
+            raise one_line(exc) from None
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
-        except click.BadParameter as exc:
-            # A value Click's types refuse (--top 0, --sort x) is bad input like any other
-            # bad value: one Error: line. Usage errors, the ones about which options and
-            # arguments are given (a missing one included), keep Click's pointer to --help.
-            if isinstance(exc, click.MissingParameter):
-                raise
-            from solver_cli.cli._common import BadInput
-
-            raise BadInput(exc.format_message()) from None
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:
+            raise one_line(exc) from None
         except BrokenPipeError:
             # `scrab solve ... | head`: the reader has what it wanted. Click would exit with
             # status 1; the convention is a quiet 0.
             _stdout_to_devnull()
             raise click.exceptions.Exit(0) from None
+
+
+def one_line(exc: click.UsageError) -> click.ClickException:
+    """A usage error as the one ``Error:`` line every exit-2 error is: a value Click's types
+    refuse (``--top 0``, ``--sort x``) as it is, bad input like any other bad value; any
+    other (a missing, unknown or conflicting option or argument) with a pointer to the
+    command's ``--help`` instead of Click's usage block."""
+    from solver_cli.cli._common import BadInput
+
+    message = exc.format_message()
+    if isinstance(exc, click.BadParameter) and not isinstance(exc, click.MissingParameter):
+        return BadInput(message)
+    where = exc.ctx.command_path if exc.ctx is not None else "scrab"
+    return BadInput(f"{message.rstrip('.')} (see '{where} --help')")
 
 
 @click.group(cls=ScrabGroup, context_settings={"help_option_names": ["-h", "--help"]})

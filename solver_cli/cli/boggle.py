@@ -74,7 +74,7 @@ def boggle(
     if grid is not None and not grid.strip():
         # (before the library, whose message for an empty grid text has a ';' where every
         # other message has a ':')
-        raise BadInput(f"the grid argument is empty: give a grid file, - for standard input, or {bg.GRID_HELP}")
+        raise BadInput(f"the grid is empty: give a grid file, - for standard input, or {bg.GRID_HELP}")
 
     dice = None
     try:

@@ -41,7 +41,7 @@ def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> l
     refuse_empty_rack(rack)
     given = rack if rack is not None else position.rack
     if given is None:
-        raise click.UsageError("Missing option '--rack' (the board gives no rack).")
+        raise click.UsageError("Missing option '--rack': the board gives no rack")
     return parse_rack(given, rack_size)
 
 
