@@ -90,13 +90,13 @@ def read_limited(path: Path | str, limit: int, what: str) -> bytes:
     return data
 
 
-def write_atomically(path: Path, text: str, *, follow_links: bool = True) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` by the rules in this module's docstring; returns
+def write_atomically(path: Path, text: str | bytes, *, follow_links: bool = True) -> Path:
+    """Write ``text`` (UTF-8, or bytes as they are) to ``path`` by the rules in this module's docstring; returns
     the file actually written (the target of a followed link). ``follow_links=False`` (files
     scrab names itself in a folder, like game records) refuses every symbolic link. Raises
     InputError when what is at ``path`` must not be written, OSError when writing fails
     (the old file is then whole)."""
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     target, existing = _writable_target(path, follow_links)
     folder = target.parent if str(target.parent) else Path(".")
     if existing is not None and (existing.st_nlink > 1 or not _can_own(existing)):

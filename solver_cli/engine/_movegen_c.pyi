@@ -41,3 +41,16 @@ def generate(
     passes: bool = False,
 ) -> tuple[int, bytes]: ...
 def leave_index(counts: bytes) -> int: ...
+def leave_sums(
+    ranks: Buffer, sums: Buffer, counts: Buffer, tile_counts: Sequence[int], rack_size: int, /
+) -> tuple[bytes, bytes, bytes, float]: ...
+def leave_table(
+    num: Buffer,
+    den: Buffer,
+    support: Buffer,
+    overall: float,
+    tile_counts: Sequence[int],
+    rack_size: int,
+    smoothing: float,
+    /,
+) -> bytes: ...

@@ -63,6 +63,7 @@ class GameResult:
     racks: tuple[str, str]  # the racks at the end
     bag: str  # tiles left in the bag
     seconds: float  # time spent playing this game (in whichever process played it)
+    seats: tuple[str, str] = ("greedy", "greedy")  # the players' names, first mover first
 
     @property
     def winner(self) -> int | None:
@@ -76,7 +77,15 @@ class GameResult:
 
     def outcome(self) -> GameOutcome:
         return GameOutcome(
-            self.index, self.seed, self.scores, self.bingos, len(self.turns), self.plays, self.end, self.seconds
+            self.index,
+            self.seed,
+            self.scores,
+            self.bingos,
+            len(self.turns),
+            self.plays,
+            self.end,
+            self.seconds,
+            self.seats,
         )
 
 
@@ -92,6 +101,7 @@ class GameOutcome:
     plays: int
     end: str
     seconds: float
+    seats: tuple[str, str] = ("greedy", "greedy")
 
     @property
     def winner(self) -> int | None:

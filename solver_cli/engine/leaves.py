@@ -8,11 +8,12 @@ Leaves are multisets of 0 to ``MAX_LEAVE`` tiles (27 codes: 0 the blank, 1..26 A
 ``LeaveTable`` holds one value per multiset, in thousandths of a point, at the multiset's
 ``leave_index``: leaves of fewer tiles first, then the combinatorial number system on the
 sorted tiles (the i-th tile, counted from 1, with code c adds C(c + i - 1, i)). The table is
-dense (1,107,568 entries for 6-tile leaves, 4.4 MB as int32), so a value is one array read,
-in Python and in the native engine alike (``_movegen_c.c`` has the same index).
+dense (1,107,568 entries for 6-tile leaves, 2.2 MB as int16 hundredths of a point), so a
+value is one array read, in Python and in the native engine alike (``_movegen_c.c`` has the
+same index).
 
-Values are integers (thousandths of a point) so that equity, ``score * 1000 + leave``, is
-exact and ranks identically in both engines.
+Equity is computed in integers, thousandths of a point (``score * 1000 + leave``), so that
+it is exact and ranks identically in both engines; a stored value (hundredths) counts ten.
 
 End of game (the bag empty): a leave has no future, so the static adjustments of Macondo and
 wolges replace the table. A move that goes out gains twice the face value of the opponent's
@@ -35,12 +36,12 @@ from solver_cli.engine.alphabet import ALPHABET_SIZE
 
 CODES = ALPHABET_SIZE + 1  # the blank and A..Z
 MAX_LEAVE = 6  # leaves of a 7-tile rack; longer ones (a pass keeps 7) use the fallback
-SCALE = 1000  # values are thousandths of a point
+SCALE = 1000  # equity is counted in thousandths of a point
+STEP = 10  # a table stores hundredths of a point: ten thousandths each
 NOT_OUT_PENALTY = 10  # points, with an empty bag, for a move that does not go out
 # LEAVE_OFFSET[k]: the index of the first leave of k tiles; the last entry is the table size.
 LEAVE_OFFSET = tuple(sum(comb(CODES - 1 + j, j) for j in range(k)) for k in range(MAX_LEAVE + 2))
 TABLE_SIZE = LEAVE_OFFSET[MAX_LEAVE + 1]  # 1,107,568
-MAX_VALUE = 1_000_000  # thousandths: a leave is worth at most 1,000 points either way
 
 
 def leave_index(counts: list[int] | tuple[int, ...] | bytes) -> int:
@@ -76,40 +77,42 @@ def leave_of_index(index: int) -> list[int]:
 
 @dataclass
 class LeaveTable:
-    """One value per leave of 0 to 6 tiles, in thousandths of a point (``values[leave_index]``).
+    """One value per leave of 0 to 6 tiles, in hundredths of a point (``values[leave_index]``;
+    int16, so a leave is worth at most 327.67 points either way).
 
     ``name`` says where it came from (a shipped table's ``rules-lexicon``, or a file)."""
 
-    values: array[int]  # typecode "i" (int32), TABLE_SIZE entries
+    values: array[int]  # typecode "h" (int16), TABLE_SIZE entries
     name: str = "leaves"
     info: dict[str, object] = field(default_factory=dict)  # the file's header: training figures
     native: Any = field(default=None, repr=False, compare=False)  # the native engine's checked copy
 
     def __post_init__(self) -> None:
-        if self.values.typecode != "i" or len(self.values) != TABLE_SIZE:
-            raise ValueError(f"a leave table holds {TABLE_SIZE:,} int32 values")
+        if self.values.typecode != "h" or len(self.values) != TABLE_SIZE:
+            raise ValueError(f"a leave table holds {TABLE_SIZE:,} int16 values")
 
     @classmethod
     def zeros(cls, name: str = "zero") -> LeaveTable:
-        return cls(array("i", bytes(4 * TABLE_SIZE)), name)
+        return cls(array("h", bytes(2 * TABLE_SIZE)), name)
 
     def value(self, counts: list[int] | tuple[int, ...]) -> int:
-        """The value of keeping ``counts`` (thousandths of a point). A leave of more than 6
+        """The value of keeping ``counts``, in thousandths of a point. A leave of more than 6
         tiles (a pass keeps a whole rack) is valued as the mean of its 6-tile sub-leaves'
         values, each counted once, rounded towards zero (``fallback_value``)."""
         index = leave_index(counts)
         if index >= 0:
-            return self.values[index]
+            return STEP * self.values[index]
         return fallback_value(self.values, counts)
 
 
 def fallback_value(values: array[int], counts: list[int] | tuple[int, ...]) -> int:
-    """The value of a leave of more than ``MAX_LEAVE`` tiles: the mean over its distinct
-    6-tile sub-leaves, rounded towards zero. (The native engine computes the same.)"""
+    """The value of a leave of more than ``MAX_LEAVE`` tiles, in thousandths of a point: the
+    mean over its distinct 6-tile sub-leaves, rounded towards zero. (The native engine
+    computes the same.)"""
     total = 0
     n = 0
     for sub in _sub_leaves(list(counts), MAX_LEAVE):
-        total += values[leave_index(sub)]
+        total += STEP * values[leave_index(sub)]
         n += 1
     if n == 0:
         return 0

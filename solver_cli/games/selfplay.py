@@ -37,11 +37,10 @@ from solver_cli.engine.alphabet import BLANK_BIT, LETTER_MASK, rack_text
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.history import Adjustment, GameOutcome, GameResult, Turn
-from solver_cli.engine.movegen import ranked_moves
+from solver_cli.engine.leaves import LeaveTable, Valuation
+from solver_cli.engine.movegen import EXCHANGE, PLACE, ranked_moves
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import SelfPlayError
-
-SCORELESS_LIMIT = 6  # consecutive scoreless turns that end a game
 
 
 @dataclass
@@ -75,6 +74,57 @@ class SelfPlayRun:
     summary: Summary
 
 
+@dataclass(frozen=True)
+class Standing:
+    """One player's results over a run: ``wins`` counts a draw as half a win; ``ci95`` is
+    the 95% confidence interval of ``win_rate`` (see ``standings``); ``spread_mean`` the mean
+    of its score minus the opponent's."""
+
+    name: str
+    games: int
+    wins: float
+    win_rate: float
+    ci95: tuple[float, float]
+    spread_mean: float
+
+
+def standings(outcomes: list[GameOutcome], names: tuple[str, str], mirrored: bool) -> list[Standing]:
+    """Both players' results. The first player of ``names`` sits first in even games and,
+    in a mirrored run, second in odd ones. The interval is the normal one over independent
+    units: in a mirrored run a unit is a pair of games on the same bag (its points shared
+    between the seats, so the luck of the draw is paired away), else a game."""
+    results = []
+    for me in (0, 1):
+        points: list[float] = []  # per game, this player's result: 1 win, 0.5 draw, 0 loss
+        spreads: list[int] = []
+        for o in outcomes:
+            seat = me if not mirrored or o.index % 2 == 0 else 1 - me
+            mine, theirs = o.scores[seat], o.scores[1 - seat]
+            points.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+            spreads.append(mine - theirs)
+        units = [points[k] + points[k + 1] for k in range(0, len(points) - 1, 2)] if mirrored else points
+        scale = 2.0 if mirrored else 1.0
+        n = len(units)
+        rate = sum(points) / len(points) if points else 0.0
+        if n > 1:
+            mean = sum(units) / n
+            var = sum((u - mean) ** 2 for u in units) / (n - 1)
+            half = 1.959963984540054 * math.sqrt(var / n) / scale
+        else:
+            half = 1.0
+        results.append(
+            Standing(
+                names[me],
+                len(points),
+                sum(points),
+                rate,
+                (max(0.0, rate - half), min(1.0, rate + half)),
+                sum(spreads) / len(spreads) if spreads else 0.0,
+            )
+        )
+    return results
+
+
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` in a run seeded with ``seed`` (stable across processes,
     platforms and Python versions)."""
@@ -101,6 +151,14 @@ def _draw(bag: list[int], rack: list[int], want: int) -> list[int]:
     return drawn
 
 
+def _may_exchange(bag: list[int], rules: Rules) -> bool:
+    return len(bag) >= rules.exchange_min_bag and rules.exchange_max > 0
+
+
+def _tiles(rack: list[int]) -> list[int]:
+    return [code for code, n in enumerate(rack) for _ in range(n)]
+
+
 def _codes_text(codes: list[int]) -> str:
     counts = [0] * 27
     for code in codes:
@@ -108,10 +166,37 @@ def _codes_text(codes: list[int]) -> str:
     return rack_text(counts)
 
 
-def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameResult:
-    """One greedy-versus-greedy game, seeded with the run's ``seed`` and the game's ``index``."""
+@dataclass(frozen=True)
+class Player:
+    """A self-play player. ``greedy`` (no leave table) plays its highest-scoring move, and
+    only when it has none exchanges its whole rack (or passes when the bag is too small);
+    ``equity`` plays the candidate of highest equity with its table, exchanges and the pass
+    included (``engine.leaves``)."""
+
+    name: str
+    leaves: LeaveTable | None = None
+
+
+GREEDY = Player("greedy")
+
+
+def play_game(
+    gaddag: Gaddag,
+    rules: Rules,
+    seed: int,
+    index: int = 0,
+    players: tuple[Player, Player] = (GREEDY, GREEDY),
+    *,
+    gseed: int | None = None,
+    observe: Callable[[list[int], int], None] | None = None,
+) -> GameResult:
+    """One game between ``players`` (the first moves first), seeded with the run's ``seed``
+    and the game's ``index`` (or with ``gseed`` itself). ``observe(rack, equity)``, if given,
+    is called for each full rack an equity player holds with tiles in the bag, with the
+    equity of the move it chose (thousandths of a point): what training learns from."""
     started = time.perf_counter()
-    gseed = game_seed(seed, index)
+    if gseed is None:
+        gseed = game_seed(seed, index)
     rng = random.Random(gseed)
     bag = [code for code, n in enumerate(rules.counts) for _ in range(n)]
     rng.shuffle(bag)
@@ -133,11 +218,26 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
     while True:
         rack = racks[player]
         before = rack_text(rack)
-        # The greedy choice: the highest score, ties broken as the solver ranks them (the
-        # native engine keeps only the best move while it generates).
-        _, best = ranked_moves(board, rack, gaddag, rules, keep=1)
-        if best:
-            score, down, line, start, codes = best[0].raw
+        leaves = players[player].leaves
+        if leaves is None:
+            # The greedy choice: the highest score, ties broken as the solver ranks them (the
+            # native engine keeps only the best move while it generates).
+            _, best = ranked_moves(board, rack, gaddag, rules, keep=1)
+            choice = best[0] if best else None
+        else:
+            valuation = Valuation(
+                leaves,
+                bag=len(bag),
+                opponent=0 if bag else rack_value(racks[1 - player], values),
+                exchange=rules.exchange_max if len(bag) >= rules.exchange_min_bag else 0,
+                passes=True,
+            )
+            _, best = ranked_moves(board, rack, gaddag, rules, keep=1, valuation=valuation)
+            choice = best[0]
+            if observe is not None and bag and sum(rack) == rack_size:
+                observe(rack, choice.equity)
+        if choice is not None and choice.kind == PLACE:
+            score, down, line, start, codes = choice.raw
             placed = []
             for k, code in enumerate(codes):
                 row, col = (start + k, line) if down else (line, start + k)
@@ -177,23 +277,32 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
                     Adjustment(other, rack_text(racks[other]), rack_text(racks[other]), -left, scores[other])
                 )
                 break
-        elif len(bag) >= rack_size:
-            old = [code for code, n in enumerate(rack) for _ in range(n)]
-            racks[player] = rack = [0] * 27
-            drawn = _draw(bag, rack, len(old))
-            bag.extend(old)
+        elif choice is not None and choice.kind == EXCHANGE or choice is None and _may_exchange(bag, rules):
+            # The equity player's choice of tiles, or (greedy, with no move) the whole rack, at
+            # most exchange_max tiles. New tiles are drawn first, then the old ones go back.
+            thrown = list(choice.codes) if choice is not None else _tiles(rack)[: rules.exchange_max]
+            for code in thrown:
+                rack[code] -= 1
+            drawn = _draw(bag, rack, len(thrown))
+            bag.extend(thrown)
             rng.shuffle(bag)
             score = 0
             turns.append(
                 Turn(
-                    player, before, "exchange", 0, scores[player], exchanged=_codes_text(old), drawn=_codes_text(drawn)
+                    player,
+                    before,
+                    "exchange",
+                    0,
+                    scores[player],
+                    exchanged=_codes_text(thrown),
+                    drawn=_codes_text(drawn),
                 )
             )
         else:
             score = 0
             turns.append(Turn(player, before, "pass", 0, scores[player]))
         scoreless = scoreless + 1 if score == 0 else 0
-        if scoreless >= SCORELESS_LIMIT:
+        if scoreless >= rules.scoreless_turns:
             end = "scoreless"
             for p in (0, 1):
                 own = rack_value(racks[p], values)
@@ -214,6 +323,7 @@ def play_game(gaddag: Gaddag, rules: Rules, seed: int, index: int = 0) -> GameRe
         racks=(rack_text(racks[0]), rack_text(racks[1])),
         bag=_codes_text(bag),
         seconds=0.0,
+        seats=(players[0].name, players[1].name),
     )
     problems = check_game(result, gaddag, rules)
     if problems:
@@ -300,21 +410,33 @@ def _pstdev(xs: list[int]) -> float:
 
 # --- running many games, optionally over worker processes -------------------------------
 
-_worker: tuple[Gaddag, Rules] | None = None
+_worker: tuple[Gaddag, Rules, tuple[Player, Player], bool] | None = None
 
 
-def _init_worker(gaddag: Gaddag, rules: Rules) -> None:
-    """Each worker gets the parent's GADDAG once, at start-up. It is never loaded again by
-    name: the word list may have been standard input or a pipe, which only the parent could
-    read (and it did, once), and an in-memory GADDAG has no cache file."""
+def _init_worker(gaddag: Gaddag, rules: Rules, players: tuple[Player, Player], mirrored: bool) -> None:
+    """Each worker gets the parent's GADDAG (and the players' tables) once, at start-up. It
+    is never loaded again by name: the word list may have been standard input or a pipe,
+    which only the parent could read (and it did, once), and an in-memory GADDAG has no
+    cache file."""
     global _worker
-    _worker = (gaddag, rules)
+    _worker = (gaddag, rules, players, mirrored)
+
+
+def play_indexed(
+    gaddag: Gaddag, rules: Rules, seed: int, index: int, players: tuple[Player, Player], mirrored: bool
+) -> GameResult:
+    """Game ``index`` of a run: with ``mirrored``, games come in pairs on the same bag (the
+    pair's seed), the second with the seats swapped, so luck of the draw cancels out."""
+    if not mirrored:
+        return play_game(gaddag, rules, seed, index, players)
+    seats = players if index % 2 == 0 else (players[1], players[0])
+    return play_game(gaddag, rules, seed, index, seats, gseed=game_seed(seed, index // 2))
 
 
 def _play_in_worker(seed: int, index: int) -> GameResult:
     assert _worker is not None, "worker not initialised"
-    gaddag, rules = _worker
-    return play_game(gaddag, rules, seed, index)
+    gaddag, rules, players, mirrored = _worker
+    return play_indexed(gaddag, rules, seed, index, players, mirrored)
 
 
 def run_selfplay(
@@ -324,10 +446,13 @@ def run_selfplay(
     seed: int,
     jobs: int = 1,
     *,
+    players: tuple[Player, Player] = (GREEDY, GREEDY),
+    mirrored: bool = False,
     on_game: Callable[[GameResult], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> SelfPlayRun:
-    """Play ``games`` greedy games on ``jobs`` processes.
+    """Play ``games`` games between ``players`` on ``jobs`` processes (``mirrored``: each
+    bag twice, seats swapped; ``games`` must then be even).
 
     With ``jobs > 1`` each worker process receives ``gaddag`` once when it starts.
     ``on_game`` receives every finished game (in completion order, in this process) and
@@ -336,6 +461,8 @@ def run_selfplay(
     """
     if games < 1:
         raise ValueError("games must be at least 1")
+    if mirrored and games % 2:
+        raise ValueError("a mirrored run plays each bag twice: games must be even")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     jobs = min(jobs, games)
@@ -351,14 +478,14 @@ def run_selfplay(
 
     if jobs == 1:
         for index in range(games):
-            finished(play_game(gaddag, rules, seed, index))
+            finished(play_indexed(gaddag, rules, seed, index, players, mirrored))
     else:
         import multiprocessing
 
         # "spawn": the same behaviour on every platform, and no fork of a process that may
         # be running threads (a progress bar's refresh thread).
         context = multiprocessing.get_context("spawn")
-        initargs = (gaddag, rules)
+        initargs = (gaddag, rules, players, mirrored)
         executor = ProcessPoolExecutor(
             max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=initargs
         )

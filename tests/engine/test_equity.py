@@ -37,7 +37,7 @@ WWF = load_rules("wwf")
 def random_table(seed: int) -> LeaveTable:
     rng = random.Random(seed)
     # Coarse values, so that equal equities (and the tie-breaks) happen often.
-    return LeaveTable(array("i", (rng.randrange(-30, 31) * 500 for _ in range(TABLE_SIZE))), f"random-{seed}")
+    return LeaveTable(array("h", (rng.randrange(-30, 31) * 50 for _ in range(TABLE_SIZE))), f"random-{seed}")
 
 
 @pytest.fixture(scope="module")

@@ -122,11 +122,11 @@ def replay(game, rules, gaddag, words: set[str], greedy_every: int = 3) -> dict:
         scoreless = scoreless + 1 if turn.score == 0 else 0
         if turn.kind == "play" and not any(rack):
             assert n == last and game.end == "out", "the game ends when a player goes out"
-        if scoreless == 6:
-            assert n == last and game.end == "scoreless", "the game ends after six scoreless turns"
+        if scoreless == rules.scoreless_turns:  # six in Scrabble, three in Words with Friends
+            assert n == last and game.end == "scoreless", "the game ends after the rules' scoreless turns"
         if n == last:
             assert (game.end == "out") == (turn.kind == "play" and not any(rack) and sum(bag) == 0)
-            assert (game.end == "scoreless") == (scoreless == 6)
+            assert (game.end == "scoreless") == (scoreless == rules.scoreless_turns)
 
     # the final position: board, racks, bag
     assert list(game.squares) == board.squares

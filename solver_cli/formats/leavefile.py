@@ -1,0 +1,108 @@
+"""Leave-value files (``.leaves``): one trained ``LeaveTable`` per rule set and lexicon.
+
+Layout::
+
+    scrab-leaves 1\\n                  magic and format version
+    {"rules": "scrabble", ...}\\n      one line of JSON: the header (below)
+    <values>                          TABLE_SIZE int16, little-endian: hundredths of a point,
+                                      at each leave's ``engine.leaves.leave_index``
+
+The header holds ``rules``, ``lexicon`` (names), ``rack_size``, ``entries`` (must be
+``TABLE_SIZE``), ``sha256`` (of the values' bytes), and what the training recorded:
+``games``, ``rounds``, ``seconds``, ``machine``, ``created``, ``method``, ``seed`` (any
+other keys are kept and shown, never interpreted). The values are stored raw (2.2 MB): a
+load is one bounded read and a checksum, a few milliseconds; packages compress them anyway.
+
+Reading trusts nothing: the size is bounded before anything is read, the header must be one
+line of JSON with the right types, and the checksum must match. Shipped tables live in
+``solver_cli/data/leaves/RULES-LEXICON.leaves``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from array import array
+from importlib import resources
+from pathlib import Path
+
+from solver_cli._io import read_limited, write_atomically
+from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
+from solver_cli.errors import InputError
+
+MAGIC = b"scrab-leaves 1\n"
+MAX_HEADER_BYTES = 64_000
+MAX_FILE_BYTES = len(MAGIC) + MAX_HEADER_BYTES + 2 * TABLE_SIZE
+_REQUIRED = {"rules": str, "lexicon": str, "rack_size": int, "entries": int, "sha256": str}
+
+
+def read_leaves(path: str | Path) -> LeaveTable:
+    """The leave table in the file ``path``; ``InputError`` naming the file and the problem."""
+    data = read_limited(str(path), MAX_FILE_BYTES, "leave file")
+    return decode_leaves(data, str(path))
+
+
+def decode_leaves(data: bytes, name: str) -> LeaveTable:
+    if not data.startswith(MAGIC):
+        raise InputError(f"{name}: not a scrab leave file (it must start with {MAGIC[:-1].decode()!r})")
+    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER_BYTES + 1)
+    if end < 0:
+        raise InputError(f"{name}: the header line is missing or longer than {MAX_HEADER_BYTES:,} bytes")
+    try:
+        header = json.loads(data[len(MAGIC) : end].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise InputError(f"{name}: the header is not one line of JSON") from None
+    if not isinstance(header, dict):
+        raise InputError(f"{name}: the header is not a JSON object")
+    for key, kind in _REQUIRED.items():
+        if type(header.get(key)) is not kind:
+            raise InputError(f"{name}: the header's {key!r} is missing or not a {kind.__name__}")
+    if header["entries"] != TABLE_SIZE:
+        raise InputError(f"{name}: {header['entries']:,} entries; a table holds {TABLE_SIZE:,}")
+    body = data[end + 1 :]
+    if len(body) != 2 * TABLE_SIZE:
+        raise InputError(f"{name}: {len(body):,} bytes of values; {2 * TABLE_SIZE:,} expected (truncated?)")
+    if hashlib.sha256(body).hexdigest() != header["sha256"]:
+        raise InputError(f"{name}: the values do not match the header's checksum (damaged)")
+    values = array("h")
+    values.frombytes(body)
+    if sys.byteorder != "little":
+        values.byteswap()
+    return LeaveTable(values, f"{header['rules']}-{header['lexicon']}", header)
+
+
+def encode_leaves(table: LeaveTable, info: dict[str, object]) -> bytes:
+    """The file's bytes for ``table``; ``info`` must hold ``rules``, ``lexicon`` and
+    ``rack_size`` (and may hold the training figures)."""
+    values = array("h", table.values)
+    if sys.byteorder != "little":
+        values.byteswap()
+    body = values.tobytes()
+    header = dict(info, entries=TABLE_SIZE, sha256=hashlib.sha256(body).hexdigest())
+    line = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    if b"\n" in line or len(line) > MAX_HEADER_BYTES:
+        raise ValueError("header too long")
+    return MAGIC + line + b"\n" + body
+
+
+def write_leaves(path: str | Path, table: LeaveTable, info: dict[str, object]) -> None:
+    """Write atomically (a temporary file, then a rename): a reader never sees half a table."""
+    data = encode_leaves(table, info)
+    write_atomically(Path(path), data)
+
+
+def shipped_leaves(rules: str, lexicon: str) -> LeaveTable | None:
+    """The shipped table trained for ``rules`` and ``lexicon`` (names), or None."""
+    resource = resources.files("solver_cli.data") / "leaves" / f"{rules}-{lexicon}.leaves"
+    if not resource.is_file():
+        return None
+    return decode_leaves(resource.read_bytes(), f"{rules}-{lexicon}.leaves")
+
+
+def shipped_tables() -> list[str]:
+    """The ``rules-lexicon`` names of the shipped tables."""
+    folder = resources.files("solver_cli.data") / "leaves"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[: -len(".leaves")] for p in folder.iterdir() if p.name.endswith(".leaves"))

@@ -1,0 +1,519 @@
+"""Training leave values by self-play (``scrab leaves train``).
+
+The method is MAGPIE's rack-mean estimate (also used by wolges), chosen because it turns
+plain self-play into values for every leave with one pass over the racks seen, and because
+each distinct rack counts once, which wolges measured to beat per-sighting averaging:
+
+1. A round plays games between two equity players using the current table (all zeros in
+   round 1, so the first round is greedy play), exchanges and passes allowed. Whenever a
+   player holds a full rack with tiles still in the bag, the rack and the equity of the move
+   it chose are recorded (``Sample``); per distinct rack, the sum and the count.
+2. The value of a leave L is the mean, over the racks R seen that contain L, of R's mean
+   equity, each R weighted by the number of ways to draw R - L from a full bag without L;
+   minus the overall mean (each rack weighted by its chance to be drawn). That is: how good
+   the rack is, on average, when you keep L and draw (``leave_sums``, in C; a Python twin).
+3. Rare leaves are shrunk towards what their sub-leaves imply: with ``support`` sightings of
+   racks containing L, ``v = (support * raw + K * prior) / (support + K)``, the prior being
+   the mean over the distinct tiles t of L of ``v(L - t) + v(t)``; a leave never seen takes
+   the prior alone. Leaves are done by increasing size, so sub-leaves are final first.
+4. The next round starts from the new table; the last round's table is the result.
+
+Determinism: game ``g`` of round ``r`` draws from a generator seeded with a hash of (seed,
+r, g); games are played in batches, and batches return integer sums (equities in
+thousandths of a point), which add up to the same totals whatever the order they arrive
+in. So a seed gives the same file whatever the number of processes or the scheduler (a
+local process pool, or a Dask cluster with ``--scheduler``), and resuming from a round's
+checkpoint gives the same file as not stopping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import time
+from array import array
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from math import comb
+from typing import Any
+
+from solver_cli.engine.gaddag import Gaddag
+from solver_cli.engine.leaves import CODES, LEAVE_OFFSET, MAX_LEAVE, TABLE_SIZE, LeaveTable, leave_index
+from solver_cli.engine.movegen import NATIVE_BUILT
+from solver_cli.engine.rules import Rules
+from solver_cli.errors import InputError
+
+DEFAULT_SMOOTHING = 50.0  # K: sightings at which a leave's own estimate weighs as much as its prior
+MAX_GAMES = 100_000_000
+MAX_ROUNDS = 12
+
+
+def round_sizes(games: int, rounds: int) -> tuple[int, ...]:
+    """``games`` split over ``rounds`` rounds growing as 1 : 2 : ... : rounds, the early,
+    cheaper rounds moving the table from greedy towards the fixed point."""
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise InputError(f"rounds must be 1..{MAX_ROUNDS}, not {rounds}")
+    if not rounds <= games <= MAX_GAMES:
+        raise InputError(f"games must be {rounds:,} (one a round) to {MAX_GAMES:,}, not {games:,}")
+    weights = range(1, rounds + 1)
+    total = sum(weights)
+    sizes = [games * w // total for w in weights]
+    sizes[-1] += games - sum(sizes)
+    return tuple(max(1, n) for n in sizes)
+
+
+def batch_seed(seed: int, round_index: int, game: int) -> int:
+    """The seed of one training game, stable across processes, machines and Python versions."""
+    digest = hashlib.sha256(f"scrab-leavegen:{seed}:{round_index}:{game}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def rack_rank(counts: list[int] | tuple[int, ...]) -> int:
+    """The rank of a rack among the multisets of its size (``leave_index`` without the size
+    offset, for racks of any size up to 7)."""
+    rank = 0
+    i = 0
+    for code in range(CODES):
+        for _ in range(counts[code]):
+            i += 1
+            rank += comb(code + i - 1, i)
+    return rank
+
+
+def rack_of_rank(rank: int, size: int) -> list[int]:
+    counts = [0] * CODES
+    for i in range(size, 0, -1):
+        b = i - 1
+        while comb(b + 1, i) <= rank:
+            b += 1
+        rank -= comb(b, i)
+        counts[b - (i - 1)] += 1
+    return counts
+
+
+# --- step 2: from rack means to leave values --------------------------------------------------
+
+
+@dataclass
+class RackStats:
+    """Per distinct full rack seen: the sum of the equities (thousandths) and the count."""
+
+    sums: dict[int, int]
+    counts: dict[int, int]
+
+    @classmethod
+    def empty(cls) -> RackStats:
+        return cls({}, {})
+
+    def add(self, rank: int, equity: int, count: int = 1) -> None:
+        self.sums[rank] = self.sums.get(rank, 0) + equity
+        self.counts[rank] = self.counts.get(rank, 0) + count
+
+    def merge(self, data: bytes) -> None:
+        ranks, sums, counts = unpack_stats(data)
+        for rank, total, count in zip(ranks, sums, counts, strict=True):
+            self.add(rank, total, count)
+
+    def pack(self) -> bytes:
+        """Compact, for a batch's result: ranks (int32), sums, counts (int64), ascending ranks."""
+        ranks = sorted(self.sums)
+        return pack_stats(ranks, [self.sums[r] for r in ranks], [self.counts[r] for r in ranks])
+
+    @property
+    def samples(self) -> int:
+        return sum(self.counts.values())
+
+
+def pack_stats(ranks: list[int], sums: list[int], counts: list[int]) -> bytes:
+    n = array("q", [len(ranks)])
+    return n.tobytes() + array("i", ranks).tobytes() + array("q", sums).tobytes() + array("q", counts).tobytes()
+
+
+def unpack_stats(data: bytes) -> tuple[array[int], array[int], array[int]]:
+    n = array("q")
+    n.frombytes(data[:8])
+    count = n[0]
+    if not 0 <= count <= comb(CODES - 1 + MAX_LEAVE + 1, MAX_LEAVE + 1) or len(data) != 8 + count * 20:
+        raise ValueError("damaged rack statistics")
+    ranks, sums, counts = array("i"), array("q"), array("q")
+    ranks.frombytes(data[8 : 8 + 4 * count])
+    sums.frombytes(data[8 + 4 * count : 8 + 12 * count])
+    counts.frombytes(data[8 + 12 * count :])
+    return ranks, sums, counts
+
+
+def _binom(n: int, k: int) -> float:
+    """C(n, k) as a double, computed as the C twin does (same operations, same rounding)."""
+    if k < 0 or n < 0 or k > n:
+        return 0.0
+    r = 1.0
+    for i in range(1, k + 1):
+        r = r * float(n - k + i) / float(i)
+    return r
+
+
+def leave_sums_python(
+    ranks: list[int], sums: list[int], counts: list[int], tile_counts: tuple[int, ...], rack_size: int
+) -> tuple[list[float], list[float], list[float], float]:
+    """The pure-Python twin of ``_movegen_c.leave_sums``: the same sums, in the same order
+    of the same floating-point operations, so the same bits (slow: for tests and machines
+    without a compiler)."""
+    num = [0.0] * TABLE_SIZE
+    den = [0.0] * TABLE_SIZE
+    support = [0.0] * TABLE_SIZE
+    overall_num = overall_den = 0.0
+    for rank, total, count in zip(ranks, sums, counts, strict=True):
+        r = rack_of_rank(rank, rack_size)
+        mean = float(total) / float(count)
+        chance = 1.0
+        for c in range(CODES):
+            chance *= _binom(tile_counts[c], r[c])
+        overall_num += chance * mean
+        overall_den += chance
+        letters = [c for c in range(CODES) if r[c]]
+        for sub in _odometer(r):
+            tiles = sum(sub)
+            w = 1.0
+            for c in letters:
+                w *= _binom(tile_counts[c] - sub[c], r[c] - sub[c])
+            if tiles < rack_size and w > 0.0:
+                index = leave_index(sub)
+                num[index] += w * mean
+                den[index] += w
+                support[index] += float(count)
+    overall = overall_num / overall_den if overall_den > 0.0 else 0.0
+    return num, den, support, overall
+
+
+def _odometer(limits: list[int]) -> Iterator[list[int]]:
+    """Every ``sub`` with ``0 <= sub[c] <= limits[c]``, the lowest code turning fastest (the
+    C twin's order)."""
+    sub = [0] * CODES
+    while True:
+        yield sub
+        c = 0
+        while c < CODES and sub[c] == limits[c]:
+            sub[c] = 0
+            c += 1
+        if c == CODES:
+            return
+        sub[c] += 1
+
+
+def leave_sums(
+    stats: RackStats, tile_counts: tuple[int, ...], rack_size: int
+) -> tuple[array[float], array[float], array[float], float]:
+    ranks = sorted(stats.sums)
+    sums = [stats.sums[r] for r in ranks]
+    counts = [stats.counts[r] for r in ranks]
+    if NATIVE_BUILT:
+        from solver_cli.engine import _movegen_c
+
+        num_b, den_b, sup_b, overall = _movegen_c.leave_sums(
+            array("i", ranks), array("q", sums), array("q", counts), tile_counts, rack_size
+        )
+        num, den, support = array("d"), array("d"), array("d")
+        num.frombytes(num_b)
+        den.frombytes(den_b)
+        support.frombytes(sup_b)
+        return num, den, support, overall
+    n, d, s, overall = leave_sums_python(ranks, sums, counts, tile_counts, rack_size)
+    return array("d", n), array("d", d), array("d", s), overall
+
+
+def table_from_stats(
+    stats: RackStats, rules: Rules, smoothing: float = DEFAULT_SMOOTHING, name: str = "trained"
+) -> LeaveTable:
+    """Steps 2 and 3: every leave's value from the racks seen, rare leaves shrunk towards
+    their sub-leaves (see the module docstring). Leaves the bag cannot hold stay 0."""
+    rack_size = min(rules.rack_size, MAX_LEAVE + 1)
+    num, den, support, overall = leave_sums(stats, rules.counts, rack_size)
+    values = array("h")
+    if NATIVE_BUILT:
+        from solver_cli.engine import _movegen_c
+
+        values.frombytes(_movegen_c.leave_table(num, den, support, overall, rules.counts, rack_size, smoothing))
+    else:
+        values.extend(smooth_python(num, den, support, overall, rules.counts, rack_size, smoothing))
+    return LeaveTable(values, name)
+
+
+def smooth_python(
+    num: array[float],
+    den: array[float],
+    support: array[float],
+    overall: float,
+    tile_counts: tuple[int, ...],
+    rack_size: int,
+    smoothing: float,
+) -> list[int]:
+    """The pure-Python twin of ``_movegen_c.leave_table`` (step 3): the same values, in the
+    same order of the same operations, rounded to hundredths (ties to even) within int16."""
+    values = [0.0] * TABLE_SIZE
+    # C(code + i, i + 1) for the i-th tile (from 0) of a sorted leave: its share of the index.
+    share = [[comb(code + i, i + 1) for i in range(MAX_LEAVE)] for code in range(CODES)]
+
+    def index_of(tiles: tuple[int, ...]) -> int:
+        return LEAVE_OFFSET[len(tiles)] + sum(share[code][i] for i, code in enumerate(tiles))
+
+    for size in range(1, rack_size):
+        for tiles in combinations_with_replacement(range(CODES), size):
+            if any(tiles.count(code) > tile_counts[code] for code in set(tiles)):
+                continue  # not in this bag
+            index = index_of(tiles)
+            raw = num[index] / den[index] - overall if den[index] > 0.0 else 0.0
+            prior = 0.0
+            if size > 1:
+                parts = 0.0
+                n = 0
+                for j in range(size):
+                    if j and tiles[j] == tiles[j - 1]:
+                        continue  # each distinct tile once, in code order
+                    parts += values[index_of(tiles[:j] + tiles[j + 1 :])] + values[index_of((tiles[j],))]
+                    n += 1
+                prior = parts / n
+            weight = support[index] + smoothing
+            values[index] = (support[index] * raw + smoothing * prior) / weight if weight > 0.0 else prior
+    # thousandths to the table's hundredths, within int16 (round: ties to even, as C's nearbyint)
+    return [max(-32767, min(32767, round(v / 10.0))) for v in values]
+
+
+# --- step 1 and 4: rounds of games, on a process pool or a Dask cluster -----------------------
+
+
+@dataclass
+class RoundReport:
+    round: int  # 1-based
+    games: int
+    samples: int
+    racks: int  # distinct full racks seen
+    seconds: float
+
+
+@dataclass
+class Training:
+    table: LeaveTable
+    rounds: list[RoundReport]
+    seconds: float
+    info: dict[str, Any]
+
+
+Progress = Callable[[int, int, int], None]  # (games done in this round, games in it, round)
+Checkpoint = Callable[[LeaveTable, dict[str, Any]], None]
+
+
+def train(
+    gaddag: Gaddag,
+    rules: Rules,
+    lexicon_name: str,
+    games: int,
+    *,
+    rounds: int = 4,
+    jobs: int = 1,
+    seed: int = 1,
+    scheduler: str | None = None,
+    resume: LeaveTable | None = None,
+    batch: int = 500,
+    smoothing: float = DEFAULT_SMOOTHING,
+    progress: Progress | None = None,
+    checkpoint: Checkpoint | None = None,
+) -> Training:
+    """Train a table for ``rules`` and the lexicon of ``gaddag`` (see the module docstring).
+    ``resume``: a checkpoint (a table written after a round, whose header says which round
+    and plan it belongs to); training goes on from the next round."""
+    sizes = round_sizes(games, rounds)
+    if batch < 1:
+        raise InputError(f"batch must be at least 1, not {batch}")
+    plan = {"games": games, "rounds": list(sizes), "seed": seed, "batch": batch, "smoothing": smoothing}
+    table = LeaveTable.zeros("round-0")
+    done_rounds: list[RoundReport] = []
+    start_round = 0
+    if resume is not None:
+        if resume.info.get("plan") != plan or resume.info.get("rules") != rules.name:
+            raise InputError(
+                "the checkpoint was made by another training (its rules, games, rounds, seed or batch differ)"
+            )
+        start_round = int(str(resume.info.get("round", 0)))
+        table = resume
+        reports = resume.info.get("round_reports", [])
+        done_rounds = [RoundReport(**r) for r in reports] if isinstance(reports, list) else []
+    started = time.perf_counter()
+    runner = _runner(gaddag, rules, jobs, scheduler)
+    try:
+        for r in range(start_round, len(sizes)):
+            began = time.perf_counter()
+            stats = RackStats.empty()
+            n = sizes[r]
+            batches = [(r, first, min(batch, n - first)) for first in range(0, n, batch)]
+            done = 0
+            for count, data in runner(play_training_batch, table, seed, batches):
+                stats.merge(data)
+                done += count
+                if progress is not None:
+                    progress(done, n, r + 1)
+            table = table_from_stats(stats, rules, smoothing, f"round-{r + 1}")
+            done_rounds.append(RoundReport(r + 1, n, stats.samples, len(stats.sums), time.perf_counter() - began))
+            if checkpoint is not None:
+                checkpoint(table, _info(rules, lexicon_name, plan, r + 1, done_rounds))
+    finally:
+        runner.close()
+    info = _info(rules, lexicon_name, plan, len(sizes), done_rounds)
+    return Training(table, done_rounds, time.perf_counter() - started, info)
+
+
+def _info(
+    rules: Rules, lexicon: str, plan: dict[str, Any], round_done: int, reports: list[RoundReport]
+) -> dict[str, Any]:
+    return {
+        "rules": rules.name,
+        "lexicon": lexicon,
+        "rack_size": rules.rack_size,
+        "method": "rack-mean (MAGPIE/wolges), shrunk towards sub-leaves; see docs/equity.md",
+        "plan": plan,
+        "round": round_done,
+        "round_reports": [vars(r) for r in reports],
+    }
+
+
+class _Runner:
+    """Runs batches of training games and yields (games, packed stats) as they finish."""
+
+    def __call__(
+        self, task: Callable[..., bytes], table: LeaveTable, seed: int, batches: list[tuple[int, int, int]]
+    ) -> Iterator[tuple[int, bytes]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+def _runner(gaddag: Gaddag, rules: Rules, jobs: int, scheduler: str | None) -> _Runner:
+    if scheduler:
+        return _DaskRunner(gaddag, rules, scheduler)
+    return _PoolRunner(gaddag, rules, jobs)
+
+
+_context: tuple[Gaddag, Rules] | None = None
+_context_key = ""  # on a Dask worker: the digest of the GADDAG in _context
+
+
+def _init_worker(gaddag: Gaddag, rules: Rules) -> None:
+    global _context
+    _context = (gaddag, rules)
+
+
+def _run_local(task: Callable[..., bytes], values: bytes, seed: int, job: tuple[int, int, int]) -> bytes:
+    assert _context is not None
+    gaddag, rules = _context
+    return task(gaddag, rules, values, seed, *job)
+
+
+class _PoolRunner(_Runner):
+    def __init__(self, gaddag: Gaddag, rules: Rules, jobs: int):
+        self.gaddag, self.rules, self.jobs = gaddag, rules, jobs
+        self.pool: Any = None
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(gaddag, rules))
+        else:
+            _init_worker(gaddag, rules)
+
+    def __call__(
+        self, task: Callable[..., bytes], table: LeaveTable, seed: int, batches: list[tuple[int, int, int]]
+    ) -> Iterator[tuple[int, bytes]]:
+        values = table.values.tobytes()
+        if self.pool is None:
+            for job in batches:
+                yield job[2], _run_local(task, values, seed, job)
+            return
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        pending: dict[Any, tuple[int, int, int]] = {}
+        queue = list(batches)
+        while queue or pending:
+            while queue and len(pending) < 2 * self.jobs:
+                job = queue.pop(0)
+                pending[self.pool.submit(_run_local, task, values, seed, job)] = job
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                job = pending.pop(future)
+                yield job[2], future.result()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def _run_on_dask(
+    task: Callable[..., bytes],
+    gaddag_data: tuple[bytes, int, int, int, int],
+    rules: Rules,
+    values: bytes,
+    seed: int,
+    job: tuple[int, int, int],
+) -> bytes:
+    """A batch on a Dask worker: the GADDAG arrives as bytes (scattered once) and is rebuilt
+    once per worker process."""
+    global _context, _context_key
+    key = hashlib.sha256(gaddag_data[0]).hexdigest()
+    if _context is None or _context_key != key or _context[1] != rules:
+        nodes = array("I")
+        nodes.frombytes(gaddag_data[0])
+        _context = (Gaddag(nodes, *gaddag_data[1:]), rules)
+        _context_key = key
+    return task(_context[0], rules, values, seed, *job)
+
+
+class _DaskRunner(_Runner):
+    def __init__(self, gaddag: Gaddag, rules: Rules, address: str):
+        try:
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise InputError("--scheduler needs Dask's distributed package: pip install 'scrab[dask]'") from None
+        try:
+            self.client = distributed.Client(address, timeout="20s")
+        except OSError as exc:
+            raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler ({exc})") from None
+        data = (gaddag.nodes.tobytes(), gaddag.root, gaddag.dawg_root, gaddag.state_count, gaddag.arc_count)
+        self.gaddag = self.client.scatter(data, broadcast=True)
+        self.rules = self.client.scatter(rules, broadcast=True)
+
+    def __call__(
+        self, task: Callable[..., bytes], table: LeaveTable, seed: int, batches: list[tuple[int, int, int]]
+    ) -> Iterator[tuple[int, bytes]]:
+        as_completed = importlib.import_module("distributed").as_completed
+
+        values = self.client.scatter(table.values.tobytes(), broadcast=True)
+        futures = {
+            self.client.submit(_run_on_dask, task, self.gaddag, self.rules, values, seed, job, pure=False): job
+            for job in batches
+        }
+        for future in as_completed(futures):
+            yield futures[future][2], future.result()
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def play_training_batch(
+    gaddag: Gaddag, rules: Rules, values: bytes, seed: int, round_index: int, first: int, count: int
+) -> bytes:
+    """Games ``first`` to ``first + count - 1`` of a round, both players using the table
+    ``values`` (int16 bytes): the rack statistics, packed."""
+    from solver_cli.games.selfplay import Player, play_game
+
+    table = array("h")
+    table.frombytes(values)
+    player = Player("equity", LeaveTable(table, f"round-{round_index}"))
+    stats = RackStats.empty()
+
+    def observe(rack: list[int], equity: int) -> None:
+        stats.add(rack_rank(rack), equity)
+
+    for game in range(first, first + count):
+        play_game(
+            gaddag, rules, seed, game, (player, player), gseed=batch_seed(seed, round_index, game), observe=observe
+        )
+    return stats.pack()
