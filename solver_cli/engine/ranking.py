@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver_cli.engine.alphabet import BLANK_BIT, parse_rack, rack_text, shown_char
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
-from solver_cli.engine.movegen import RankKey, RawMove, generate_moves, rank_key, ranked_moves
+from solver_cli.engine.leaves import SCALE, SCORE, Valuation
+from solver_cli.engine.movegen import KINDS, PLACE, Candidate, RawMove, ranked_moves
 from solver_cli.engine.notation import parse_square
 from solver_cli.engine.rules import Rules
-from solver_cli.engine.scoring import Move, build_move
+from solver_cli.engine.scoring import Move, build_move, other_move
 from solver_cli.errors import InputError
 
 
@@ -186,15 +186,14 @@ def _line_tiles(board: Board, down: bool, line: int, start: int, length: int) ->
     return board.squares[base : base + length]
 
 
-def _sort_key(sort: str, board: Board) -> Callable[[RawMove], tuple[int, RankKey] | RankKey]:
+def _sort_key(sort: str, board: Board) -> Callable[[Candidate], int]:
+    """More letters in the main word (``length``) or more tiles placed (``tiles``) first;
+    exchanges and the pass count 0."""
     if sort == "length":
-        return lambda raw: (-len(raw[4]), rank_key(raw))
-    if sort == "tiles":
-        return lambda raw: (
-            -sum(1 for t in _line_tiles(board, raw[1], raw[2], raw[3], len(raw[4])) if not t),
-            rank_key(raw),
-        )
-    return rank_key
+        return lambda c: -len(c.codes) if c.kind == PLACE else 0
+    return lambda c: (
+        -sum(1 for t in _line_tiles(board, c.down, c.line, c.start, len(c.codes)) if not t) if c.kind == PLACE else 0
+    )
 
 
 def solve(
@@ -204,10 +203,12 @@ def solve(
     rules: Rules,
     limit: int | None = None,
     filters: Filters | None = None,
+    valuation: Valuation = SCORE,
 ) -> Solution:
-    """The legal moves, ranked (by score unless ``filters.sort`` says otherwise); ``total``
-    counts every legal move, ``matching`` those the filters keep. ``InputError`` when
-    ``filters.must_use`` asks for tiles the rack does not hold (no move could match)."""
+    """The candidate moves ranked by ``valuation`` (by score, or by equity with exchanges
+    and the pass among them), unless ``filters.sort`` says otherwise; ``total`` counts every
+    candidate, ``matching`` those the filters keep (the placement filters keep placements
+    only). ``InputError`` when ``filters.must_use`` asks for tiles the rack does not hold."""
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, not {limit}")
     if filters is not None and filters.must_use is not None:
@@ -215,20 +216,31 @@ def solve(
     sort = filters.sort if filters is not None else "score"
     if sort == "score" and (filters is None or not filters.active()):
         # The engine ranks while it generates: only the moves asked for become tuples.
-        total, ranked = ranked_moves(board, rack, gaddag, rules, keep=limit)
-        chosen = [c.raw for c in ranked]
+        total, chosen = ranked_moves(board, rack, gaddag, rules, keep=limit, valuation=valuation)
         matching = total
     else:
-        raw = generate_moves(board, rack, gaddag, rules)
-        total = len(raw)
+        total, ranked = ranked_moves(board, rack, gaddag, rules, valuation=valuation)
         if filters is not None and filters.active():
-            raw = [m for m in raw if _keep(filters, board, m)]
-        matching = len(raw)
-        if sort == "score" and limit is not None and 0 < limit < len(raw):
-            # Only the moves that can reach the top need the full ranking key.
-            cutoff = heapq.nlargest(limit, raw)[-1][0]
-            chosen = sorted((m for m in raw if m[0] >= cutoff), key=rank_key)[:limit]
-        else:
-            chosen = sorted(raw, key=_sort_key(sort, board))[:limit]
-    moves = [build_move(board, rules, rack, down, line, start, codes) for _, down, line, start, codes in chosen]
-    return Solution(moves, total, matching)
+            ranked = [c for c in ranked if _keep_candidate(filters, board, c)]
+        matching = len(ranked)
+        if sort != "score":
+            ranked.sort(key=_sort_key(sort, board))  # stable: equal keys keep their rank order
+        chosen = ranked[:limit]
+    return Solution([_move_of(board, rules, rack, c, valuation) for c in chosen], total, matching)
+
+
+def _keep_candidate(filters: Filters, board: Board, c: Candidate) -> bool:
+    if c.kind != PLACE:
+        placement_only = (filters.at, filters.min_length, filters.max_length, filters.must_use, filters.word)
+        return all(f is None for f in placement_only) and (filters.min_score is None or c.score >= filters.min_score)
+    return _keep(filters, board, c.raw)
+
+
+def _move_of(board: Board, rules: Rules, rack: list[int], c: Candidate, valuation: Valuation) -> Move:
+    if c.kind == PLACE:
+        move = build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
+    else:
+        move = other_move(KINDS[c.kind], rack, c.codes)
+    if not valuation.equity:
+        return move
+    return replace(move, equity=c.equity / SCALE, leave_value=c.leave / SCALE)

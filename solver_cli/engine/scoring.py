@@ -62,6 +62,10 @@ class Move:
     leave: str
     cross_words: tuple[Word, ...]
     bingo: bool
+    kind: str = "place"  # "place", "exchange" (``exchanged`` thrown back) or "pass"
+    exchanged: str = ""
+    equity: float | None = None  # score + leave_value, when ranked by equity
+    leave_value: float | None = None  # what the tiles kept are worth (points)
 
     @property
     def direction(self) -> str:
@@ -69,8 +73,31 @@ class Move:
 
     @property
     def position(self) -> str:
-        """Standard notation: ``8H`` is across from row 8 column H, ``H8`` down."""
+        """Standard notation: ``8H`` is across from row 8 column H, ``H8`` down; empty for an
+        exchange or a pass."""
+        if self.kind != "place":
+            return ""
         return position_text(self.row, self.col, self.down)
+
+    @property
+    def text(self) -> str:
+        """The move as a player writes it: ``8H RE(T)AINS``, ``exchange QU``, ``pass``."""
+        if self.kind == "exchange":
+            return f"exchange {self.exchanged}"
+        if self.kind == "pass":
+            return "pass"
+        return f"{self.position} {self.notation}"
+
+
+def other_move(kind: str, rack: list[int], thrown: tuple[int, ...] = ()) -> Move:
+    """The ``Move`` record of an exchange (``thrown``: rack codes, 0 the blank) or a pass."""
+    leave = list(rack)
+    for code in thrown:
+        leave[code] -= 1
+    counts = [0] * 27
+    for code in thrown:
+        counts[code] += 1
+    return Move(0, 0, False, "", "", 0, (), rack_text(leave), (), False, kind, rack_text(counts))
 
 
 @dataclass(frozen=True)
