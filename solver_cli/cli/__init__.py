@@ -39,6 +39,7 @@ COMMANDS = {
     "boggle": "solver_cli.cli.boggle:boggle",
     "bench": "solver_cli.cli.bench:bench",
     "cache": "solver_cli.cli.cache:cache",
+    "leaves": "solver_cli.cli.leaves:leaves",
 }
 
 

@@ -106,3 +106,26 @@ def shipped_tables() -> list[str]:
     if not folder.is_dir():
         return []
     return sorted(p.name[: -len(".leaves")] for p in folder.iterdir() if p.name.endswith(".leaves"))
+
+
+def table_for(rules: str, lexicon: str, path: str | None = None) -> tuple[LeaveTable, str | None]:
+    """The leave table to rank by for ``rules`` and ``lexicon`` (names), and a note to show
+    when it is not the one trained for them: the file ``path`` if given; else the shipped
+    table for both; else one shipped for the same rules and another lexicon (leave values
+    follow the tile distribution far more than the word list); else zeros (score plus the
+    end-of-game adjustments), with a note saying how to train one."""
+    if path is not None:
+        return read_leaves(path), None
+    table = shipped_leaves(rules, lexicon)
+    if table is not None:
+        return table, None
+    for name in shipped_tables():
+        if name.startswith(f"{rules}-"):
+            other = shipped_leaves(rules, name[len(rules) + 1 :])
+            assert other is not None
+            return other, f"no leave values trained for {rules} with {lexicon}; using those of {name}"
+    note = (
+        f"no leave values for {rules}: ranking by score and the end-of-game adjustments "
+        f"(train a table with: scrab leaves train --rules {rules} ...)"
+    )
+    return LeaveTable.zeros("zero"), note

@@ -337,7 +337,7 @@ def train(
         start_round = int(str(resume.info.get("round", 0)))
         table = resume
         reports = resume.info.get("round_reports", [])
-        done_rounds = [RoundReport(**r) for r in reports] if isinstance(reports, list) else []
+        done_rounds = [RoundReport(**r, seconds=0.0) for r in reports] if isinstance(reports, list) else []
     started = time.perf_counter()
     runner = _runner(gaddag, rules, jobs, scheduler)
     try:
@@ -372,7 +372,10 @@ def _info(
         "method": "rack-mean (MAGPIE/wolges), shrunk towards sub-leaves; see docs/equity.md",
         "plan": plan,
         "round": round_done,
-        "round_reports": [vars(r) for r in reports],
+        # (no times, dates or machine: a seed gives the same file wherever it runs)
+        "round_reports": [
+            {"round": r.round, "games": r.games, "samples": r.samples, "racks": r.racks} for r in reports
+        ],
     }
 
 

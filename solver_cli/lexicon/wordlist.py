@@ -71,6 +71,18 @@ def shipped_lexicon_name(name: str) -> str | None:
     return key if key in shipped_lexicons() else None
 
 
+def lexicon_label(name_or_path: str | None) -> str:
+    """The name a lexicon goes by without reading it: a shipped list's name (the default one
+    for None), else the file name without its suffixes."""
+    if name_or_path is None:
+        return DEFAULT_LEXICON
+    shipped = shipped_lexicon_name(name_or_path)
+    if shipped is not None:
+        return shipped
+    name = Path(name_or_path).name
+    return name.split(".", 1)[0] or name
+
+
 def open_source(name_or_path: str | None) -> WordSource:
     """Resolve ``--lexicon``: a shipped name in any case, else a path to a word-list file
     (used as given)."""
