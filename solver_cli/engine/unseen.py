@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, LETTERS
 from solver_cli.engine.board import Board
+from solver_cli.engine.leaves import LeaveTable, Valuation
 from solver_cli.engine.notation import position_text, square_name
 from solver_cli.engine.rules import Rules
 
@@ -54,6 +55,19 @@ def unseen_tiles(board: Board, rack: list[int], rules: Rules) -> Unseen:
             over.append(("?" if code == BLANK else LETTERS[code - 1], held[code], rules.counts[code]))
         counts.append(max(0, left))
     return Unseen(tuple(counts), tuple(over))
+
+
+def valuation_for(board: Board, rack: list[int], rules: Rules, leaves: LeaveTable | None) -> Valuation:
+    """How to value the moves of a position seen from one side: the unseen tiles are the
+    bag plus the opponent's rack, which is taken to be full while the bag has tiles. So the
+    bag holds ``unseen - rack_size`` tiles; with none, the opponent holds every unseen tile
+    (whose face value the end-of-game adjustment needs). Exchanges need the rules' bag;
+    the pass is always a candidate. ``leaves`` None ranks by score."""
+    unseen = unseen_tiles(board, rack, rules)
+    bag = max(0, unseen.total - rules.rack_size)
+    opponent = sum(n * rules.values[code] for code, n in enumerate(unseen.counts) if code) if bag == 0 else 0
+    exchange = rules.exchange_max if bag >= rules.exchange_min_bag else 0
+    return Valuation(leaves, bag=bag, opponent=opponent, exchange=exchange, passes=True)
 
 
 def position_warnings(
