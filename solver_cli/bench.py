@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from solver_cli.engine.alphabet import parse_rack
-from solver_cli.engine.movegen import generate_moves
+from solver_cli.engine.movegen import chosen_engine, count_moves, ranked_moves
 from solver_cli.engine.rules import load_rules
 from solver_cli.formats.boardfile import parse_board
 from solver_cli.lexicon import load_lexicon
@@ -75,7 +75,13 @@ class PositionFigures:
     rack: str
     blanks: int
     moves: int
-    generate: Figure
+    engines: dict[str, EngineFigures]  # by engine name ("native", "python")
+
+
+@dataclass
+class EngineFigures:
+    every: Figure  # every legal move, generated and scored (in the engine's own form)
+    best: Figure  # the best move only (best-move mode)
 
 
 @dataclass
@@ -83,6 +89,7 @@ class BenchResult:
     lexicon: str
     python: str
     machine: str
+    engines: list[str]  # the move generators measured, in the order they were timed
     build: BuildFigures | None
     load: Figure
     peak_memory_after_load_mb: float
@@ -146,7 +153,9 @@ _PRINT_PEAK = (
 )
 
 
-def measure_positions(lexicon: str | None, repeat: int, report: Report) -> list[PositionFigures]:
+def measure_positions(lexicon: str | None, repeat: int, engines: list[str], report: Report) -> list[PositionFigures]:
+    """Each position's generation on each engine; with two engines the runs alternate, so
+    the machine's drift falls on both alike and their ratio is fair."""
     found = []
     for name, file, rules_name, rack_text in POSITIONS:
         rules = load_rules(rules_name)
@@ -154,14 +163,29 @@ def measure_positions(lexicon: str | None, repeat: int, report: Report) -> list[
         rack = parse_rack(rack_text, rules.rack_size)
         gaddag = load_lexicon(lexicon, max(rules.rows, rules.cols)).gaddag
         report(f"{name} {rack_text}")
-        moves = generate_moves(board, rack, gaddag, rules)  # warm-up
-        times = []
+        moves = count_moves(board, rack, gaddag, rules, engines[0])  # warm-up
+        every: dict[str, list[float]] = {engine: [] for engine in engines}
+        best: dict[str, list[float]] = {engine: [] for engine in engines}
         for _ in range(repeat):
-            start = time.perf_counter()
-            generate_moves(board, rack, gaddag, rules)
-            times.append(time.perf_counter() - start)
-        found.append(PositionFigures(name, rules_name, rack_text, rack[0], len(moves), Figure.of(times)))
+            for engine in engines:
+                start = time.perf_counter()
+                count_moves(board, rack, gaddag, rules, engine)
+                every[engine].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                ranked_moves(board, rack, gaddag, rules, keep=1, engine=engine)
+                best[engine].append(time.perf_counter() - start)
+        figures = {engine: EngineFigures(Figure.of(every[engine]), Figure.of(best[engine])) for engine in engines}
+        found.append(PositionFigures(name, rules_name, rack_text, rack[0], moves, figures))
     return found
+
+
+def speedup(result: BenchResult) -> float | None:
+    """The geometric mean over the suite of python time / native time (every move), when
+    both were measured in the run."""
+    if not {"native", "python"} <= set(result.engines):
+        return None
+    ratios = [p.engines["python"].every.median_ms / p.engines["native"].every.median_ms for p in result.positions]
+    return round(statistics.geometric_mean(ratios), 1)
 
 
 def measure_command(lexicon: str | None, runs: int) -> tuple[Figure, float, list[str]]:
@@ -204,15 +228,18 @@ def run_bench(
     skip_build: bool = False,
     skip_command: bool = False,
     report: Report | None = None,
+    engines: list[str] | None = None,
 ) -> BenchResult:
+    """``engines``: the move generators to time (default: the one in use)."""
     say = report or (lambda message: None)
+    engines = engines or [chosen_engine()]
     build = None
     if not skip_build:
         say("cold GADDAG build")
         build = measure_build(lexicon, 15, builds)
     say("cache load")
     load, memory = measure_load(lexicon, 15, repeat)
-    positions = measure_positions(lexicon, repeat, say)
+    positions = measure_positions(lexicon, repeat, engines, say)
     command = command_memory = None
     shown: list[str] = []
     if not skip_command:
@@ -221,7 +248,7 @@ def run_bench(
     name = build.lexicon if build else load_lexicon(lexicon, 15).name
     machine = f"{os.cpu_count()} cores, {sys.platform}"
     return BenchResult(
-        name, sys.version.split()[0], machine, build, load, memory, positions, command, command_memory, shown
+        name, sys.version.split()[0], machine, engines, build, load, memory, positions, command, command_memory, shown
     )
 
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from solver_cli.cli._common import json_option, lexicon_option, to_click_error
+from solver_cli.cli._common import console, json_option, lexicon_option, to_click_error
 from solver_cli.errors import ScrabError
+
+if TYPE_CHECKING:
+    from solver_cli.bench import BenchResult, Figure
 
 
 @click.command()
@@ -23,9 +27,22 @@ from solver_cli.errors import ScrabError
 @click.option("--builds", type=click.IntRange(min=1), default=1, show_default=True, help="Cold GADDAG builds.")
 @click.option("--skip-build", is_flag=True, help="Do not time a cold build.")
 @click.option("--skip-command", is_flag=True, help="Do not time the whole command.")
+@click.option(
+    "--engine",
+    type=click.Choice(["native", "python", "both"]),
+    default=None,
+    help="Move generator(s) to time; both: side by side in one run. [default: the one in use]",
+)
 @json_option
 def bench(
-    lexicon: str | None, repeat: int, runs: int, builds: int, skip_build: bool, skip_command: bool, as_json: bool
+    lexicon: str | None,
+    repeat: int,
+    runs: int,
+    builds: int,
+    skip_build: bool,
+    skip_command: bool,
+    engine: str | None,
+    as_json: bool,
 ) -> None:
     """Measure build, cache load, memory, move generation and the whole solve command.
 
@@ -36,19 +53,75 @@ def bench(
     \b
     Examples:
       scrab bench --skip-build --repeat 3 --runs 3
+      scrab bench --skip-build --skip-command --engine both
     """
     from solver_cli.bench import dumps, run_bench
-    from solver_cli.cli.render import print_bench
+    from solver_cli.engine.movegen import chosen_engine
 
     def report(step: str) -> None:
         if not as_json and sys.stderr.isatty():
             click.echo(f"measuring {step}...", err=True)
 
     try:
-        result = run_bench(lexicon, repeat, runs, builds, skip_build, skip_command, report)
+        engines = ["native", "python"] if engine == "both" else [engine or chosen_engine()]
+        result = run_bench(lexicon, repeat, runs, builds, skip_build, skip_command, report, engines)
     except ScrabError as exc:
         raise to_click_error(exc) from None
     if as_json:
         click.echo(dumps(result))
     else:
         print_bench(result)
+
+
+def print_bench(result: BenchResult) -> None:
+    from rich.table import Table
+
+    from solver_cli.bench import speedup
+
+    out = console()
+
+    def fig(f: Figure) -> str:
+        return f"{f.median_ms:,.2f} ({f.min_ms:,.2f}-{f.max_ms:,.2f})"
+
+    engines = " and ".join(result.engines)
+    out.print(f"scrab bench: lexicon {result.lexicon}, {engines} engine, Python {result.python}, {result.machine}")
+    out.print("Times in ms: median (min-max).")
+    summary = Table(show_header=True, header_style="bold")
+    summary.add_column("measure")
+    summary.add_column("figure", justify="right")
+    if result.build:
+        b = result.build
+        summary.add_row(f"cold GADDAG build ({b.builder} builder)", fig(b.build))
+        summary.add_row("words / states / arcs", f"{b.words:,} / {b.states:,} / {b.arcs:,}")
+        summary.add_row("cache file", f"{b.cache_bytes / 1e6:,.1f} MB")
+    summary.add_row("cache load", fig(result.load))
+    summary.add_row("peak memory after load", f"{result.peak_memory_after_load_mb:,.1f} MB")
+    if result.command:
+        summary.add_row(" ".join(result.command_args), fig(result.command))
+        summary.add_row("peak memory of that command", f"{result.command_peak_memory_mb:,.1f} MB")
+    ratio = speedup(result)
+    if ratio is not None:
+        summary.add_row("native speed-up (geometric mean, every move)", f"{ratio:,.1f}x")
+    out.print(summary)
+    table = Table(
+        header_style="bold",
+        title="Move generation and scoring, ms (medians; min and max in --json)",
+        title_justify="left",
+    )
+    for name in ("position", "rules", "rack"):
+        table.add_column(name, no_wrap=True)
+    table.add_column("moves", justify="right")
+    for name in result.engines:
+        table.add_column(f"{name} every", justify="right")
+        table.add_column(f"{name} best", justify="right")
+    both = ratio is not None
+    if both:
+        table.add_column("x", justify="right")
+    for p in result.positions:
+        cells = [p.position, p.rules, p.rack, f"{p.moves:,}"]
+        for name in result.engines:
+            cells += [f"{p.engines[name].every.median_ms:,.2f}", f"{p.engines[name].best.median_ms:,.2f}"]
+        if both:
+            cells.append(f"{p.engines['python'].every.median_ms / p.engines['native'].every.median_ms:,.0f}")
+        table.add_row(*cells)
+    out.print(table)

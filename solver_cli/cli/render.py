@@ -13,10 +13,9 @@ from solver_cli.engine.scoring import Move, Word
 from solver_cli.engine.unseen import Unseen
 
 if TYPE_CHECKING:
-    from rich.console import Console, JustifyMethod
+    from rich.console import Console
     from rich.text import Text
 
-    from solver_cli.bench import BenchResult, Figure
     from solver_cli.cli.table import Cell
     from solver_cli.engine.explain import Trace
 
@@ -258,45 +257,6 @@ def board_text(board: Board, rules: Rules, move: Move | None = None) -> Text:
 
 def print_board(board: Board, rules: Rules, move: Move | None = None, out: Console | None = None) -> None:
     (out or console()).print(board_text(board, rules, move))
-
-
-def print_bench(result: BenchResult) -> None:
-    from rich.table import Table
-
-    out = console()
-
-    def fig(f: Figure) -> str:
-        return f"{f.median_ms:,.1f} ({f.min_ms:,.1f}-{f.max_ms:,.1f})"
-
-    out.print(f"scrab bench: lexicon {result.lexicon}, Python {result.python}, {result.machine}")
-    out.print("Times in ms: median (min-max).")
-    summary = Table(show_header=True, header_style="bold")
-    summary.add_column("measure")
-    summary.add_column("figure", justify="right")
-    if result.build:
-        b = result.build
-        summary.add_row(f"cold GADDAG build ({b.builder} builder)", fig(b.build))
-        summary.add_row("words / states / arcs", f"{b.words:,} / {b.states:,} / {b.arcs:,}")
-        summary.add_row("cache file", f"{b.cache_bytes / 1e6:,.1f} MB")
-    summary.add_row("cache load", fig(result.load))
-    summary.add_row("peak memory after load", f"{result.peak_memory_after_load_mb:,.1f} MB")
-    if result.command:
-        summary.add_row(" ".join(result.command_args), fig(result.command))
-        summary.add_row("peak memory of that command", f"{result.command_peak_memory_mb:,.1f} MB")
-    out.print(summary)
-    table = Table(header_style="bold", title="Move generation and scoring", title_justify="left")
-    columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("position", "left"),
-        ("rules", "left"),
-        ("rack", "left"),
-        ("moves", "right"),
-        ("ms", "right"),
-    )
-    for name, justify in columns:
-        table.add_column(name, justify=justify)
-    for p in result.positions:
-        table.add_row(p.position, p.rules, p.rack, f"{p.moves:,}", fig(p.generate))
-    out.print(table)
 
 
 def print_trace(trace: Trace, position: str) -> None:

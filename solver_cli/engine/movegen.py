@@ -52,6 +52,7 @@ __all__ = [
     "RankKey",
     "rank_key",
     "generate_moves",
+    "count_moves",
     "ranked_moves",
     "chosen_engine",
     "requested_engine",
@@ -148,6 +149,16 @@ def generate_moves(
         return _movegen_py.generate_moves(board, rack, gaddag, rules)
     _, records = _native_call(board, rack, gaddag, rules, 0, False)
     return _decode(records)
+
+
+def count_moves(board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, engine: str | None = None) -> int:
+    """Generate every legal move in the engine's own form (the native engine's packed
+    records, the twin's tuples) and count them: what ``scrab bench`` times."""
+    _check(board, rules)
+    if (engine or chosen_engine()) == "python":
+        return len(_movegen_py.generate_moves(board, rack, gaddag, rules))
+    total, _ = _native_call(board, rack, gaddag, rules, 0, False)
+    return total
 
 
 def ranked_moves(
