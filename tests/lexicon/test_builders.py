@@ -294,7 +294,7 @@ GIB = 1 << 30
 
 def run_capped(args: list[str], address_space: int, engine: str, cache: Path) -> subprocess.CompletedProcess[str]:
     """``scrab ARGS`` in a fresh interpreter whose address space is capped (RLIMIT_AS)."""
-    if "libasan" in os.environ.get("LD_PRELOAD", ""):  # tools/sanitize.sh
+    if "libasan" in os.environ.get("LD_PRELOAD", ""):  # .ci/sanitize
         pytest.skip("no address-space cap under AddressSanitizer: its shadow memory alone is terabytes of it")
     code = (
         "import resource, sys\n"
