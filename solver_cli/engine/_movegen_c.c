@@ -529,6 +529,13 @@ typedef struct {
 static int32_t fallback_value(const int32_t *leaves, const uint8_t *counts) {
     uint8_t sub[RACK_CODES];
     int64_t total = 0, n = 0;
+    int tiles = 0;
+    for (int code = 0; code < RACK_CODES; code++) {
+        tiles += counts[code];
+    }
+    if (tiles > MAX_LEAVE + 1) {
+        return 0; /* no table speaks for racks longer than 7 (custom rules): no value */
+    }
     /* odometer over sub[code] <= counts[code], keeping those of exactly MAX_LEAVE tiles */
     memset(sub, 0, sizeof sub);
     for (;;) {

@@ -106,9 +106,11 @@ class LeaveTable:
 
 
 def fallback_value(values: array[int], counts: list[int] | tuple[int, ...]) -> int:
-    """The value of a leave of more than ``MAX_LEAVE`` tiles, in thousandths of a point: the
-    mean over its distinct 6-tile sub-leaves, rounded towards zero. (The native engine
-    computes the same.)"""
+    """The value of a leave of 7 tiles, in thousandths of a point: the mean over its distinct
+    6-tile sub-leaves, rounded towards zero; 0 for longer ones (racks of custom rules, which
+    no table covers). The native engine computes the same."""
+    if sum(counts) > MAX_LEAVE + 1:
+        return 0  # no table speaks for racks longer than 7 (custom rules): no value
     total = 0
     n = 0
     for sub in _sub_leaves(list(counts), MAX_LEAVE):

@@ -216,3 +216,20 @@ def test_ranking_by_score_is_unchanged_by_exchanges_of_no_value(small_gaddag, en
     others = [(c.kind, 0 in c.codes) for c in with_others[len(plain) :]]
     keeping = sum(1 for t in exchanges(rack, 7) if not t[0])
     assert others == [(EXCHANGE, False)] * keeping + [(PASS, False)] + [(EXCHANGE, True)] * (127 - keeping)
+
+
+@pytest.mark.skipif(not NATIVE_BUILT, reason="the native engine is not built")
+def test_racks_longer_than_seven_keep_leaves_no_table_covers(small_gaddag, table):
+    """Custom rules with a 10-tile rack: a leave of 8 or more tiles is worth 0 (no table
+    speaks for it) in both engines, and costs no search over its sub-leaves."""
+    import dataclasses
+
+    rules = dataclasses.replace(SCRABBLE, rack_size=10, exchange_max=10)
+    rack = parse_rack("AEIRSTNLE?", 10)
+    board = played_position(SCRABBLE, small_gaddag, 4, 5)
+    valuation = Valuation(table, bag=50, exchange=10, passes=True)
+    _, python = ranked_moves(board, rack, small_gaddag, rules, valuation=valuation, engine="python")
+    _, native = ranked_moves(board, rack, small_gaddag, rules, valuation=valuation, engine="native")
+    assert native == python
+    assert [c.leave for c in python if c.kind == PASS] == [0]
+    assert all(c.leave == 0 for c in python if c.kind == EXCHANGE and len(c.codes) <= 2)  # 8+ kept
