@@ -7,6 +7,7 @@ import functools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
     from rich.console import Console
 
+    from solver_cli.engine.leaves import LeaveTable
+    from solver_cli.engine.rules import Rules
     from solver_cli.lexicon import Lexicon
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -122,6 +125,78 @@ def lexicon_option(func: F) -> F:
 
 def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(func)
+
+
+RANKS = ("equity", "score")
+
+
+def rank_option(func: F) -> F:
+    return click.option(
+        "--rank",
+        type=click.Choice(RANKS),
+        default="equity",
+        show_default=True,
+        help="Rank moves by equity (score plus the value of the tiles kept; exchanges and the pass "
+        "included) or by score alone.",
+    )(func)
+
+
+def leaves_option(func: F) -> F:
+    return click.option(
+        "--leaves",
+        "leaves_path",
+        metavar="FILE",
+        default=None,
+        shell_complete=complete_path,
+        help="With --rank equity: the leave values in FILE (from scrab leaves train) instead of the shipped ones.",
+    )(func)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What orders the moves: ``leaves`` None ranks by score."""
+
+    leaves: LeaveTable | None
+    phrase: str  # for titles, after "by": "score", "equity (scrabble-kjxqz leaves)"
+    table: str | None  # JSON "leaves": the table's name, the --leaves file, "zero"; None by score
+
+    @property
+    def name(self) -> str:
+        return "score" if self.leaves is None else "equity"
+
+
+def check_rank(ctx: click.Context, rank: str, leaves_path: str | None) -> None:
+    """--leaves with --rank score is a usage error (checked before any work); an empty
+    --leaves is bad input."""
+    if leaves_path is None:
+        return
+    if rank == "score":
+        raise click.UsageError("--leaves applies only with --rank equity (the default)", ctx)
+    if not leaves_path.strip():
+        raise BadInput("--leaves: the file name is empty")
+
+
+def choose_ranking(rank: str, leaves_path: str | None, rules: Rules, lexicon: str | None) -> Ranking:
+    """The ranking ``--rank`` and ``--leaves`` ask for, for ``rules`` and the word list
+    ``lexicon`` (a name or path, None for the default). When no table is trained for them,
+    the note saying so is a warning; so is a ``--leaves`` file trained for other rules.
+    Raises the library's ``InputError`` for a file that is not a leave table."""
+    if rank == "score":
+        return Ranking(None, "score", None)
+    from solver_cli.formats.leavefile import table_for
+    from solver_cli.lexicon.wordlist import lexicon_label
+
+    table, note = table_for(rules.name, lexicon_label(lexicon), leaves_path)
+    if note:
+        warn(note)
+    if leaves_path is not None:
+        trained = table.info.get("rules")
+        if trained != rules.name:
+            warn(f"--leaves {leaves_path} holds leave values trained for {trained}, not {rules.name}")
+        return Ranking(table, f"equity (leaves from {leaves_path})", leaves_path)
+    if note is not None and table.name == "zero":
+        return Ranking(table, "equity (all leaves 0)", table.name)
+    return Ranking(table, f"equity ({table.name} leaves)", table.name)
 
 
 # --- options that conflict or mean nothing -------------------------------------------------------

@@ -7,11 +7,15 @@ import json
 import click
 
 from solver_cli.cli._common import (
+    check_rank,
+    choose_ranking,
     complete_path,
     json_option,
+    leaves_option,
     lexicon_options,
     load_lexicon_for,
     parse_rank,
+    rank_option,
     to_click_error,
 )
 from solver_cli.cli._game import position_lexicon, turn_option
@@ -25,25 +29,33 @@ from solver_cli.errors import IllegalMove, InputError, ScrabError
 @click.option("--rack", help="The rack (taken from a CGP position or a game record's turn when not given).")
 @turn_option
 @lexicon_options
+@rank_option
+@leaves_option
 @json_option
+@click.pass_context
 def explain(
+    ctx: click.Context,
     board: str,
     move: tuple[str, ...],
     rack: str | None,
     turn: int | None,
     rules: str,
     lexicon: str | None,
+    rank: str,
+    leaves_path: str | None,
     as_json: bool,
 ) -> None:
     """Show how the GADDAG finds MOVE on BOARD, step by step.
 
     MOVE is a move in standard notation (8H RETAINS, or H8 for down) or a rank in the
-    list `scrab solve` prints for the same board and rack (the # column; 1 is the best).
-    BOARD may be a GCG game record: --turn N explains a move on the position before turn N.
+    list `scrab solve` prints for the same board, rack, --rank and --leaves (the # column;
+    1 is the best). BOARD may be a GCG game record: --turn N explains a move on the
+    position before turn N.
 
     \b
     Examples:
       scrab explain boards/midgame.txt --rack RETAINS 1
+      scrab explain boards/midgame.txt --rack RETAINS --rank score 2
       scrab explain boards/opening.txt --rack SQ 8D FORMATS
       scrab explain boards/example.gcg --turn 10 1
     """
@@ -51,20 +63,30 @@ def explain(
     from solver_cli.engine.play import check_play
     from solver_cli.engine.ranking import solve as run_solve
     from solver_cli.engine.rules import load_rules
+    from solver_cli.engine.unseen import valuation_for
     from solver_cli.formats.position import read_position
 
+    check_rank(ctx, rank, leaves_path)
     text = " ".join(move).strip()
     try:
         rule_set = load_rules(rules)
         loaded = read_position(board, rule_set, turn)
         counts = rack_counts(rack, loaded, rule_set.rack_size)
-        lex = load_lexicon_for(position_lexicon(lexicon, loaded), rule_set.max_side, as_json)
-        rank = parse_rank(text)
-        if rank is not None:
-            ranked = run_solve(loaded.board, counts, lex.gaddag, rule_set, limit=rank).moves
-            if not 1 <= rank <= len(ranked):
-                raise InputError(f"there is no move ranked {rank} (the list has {len(ranked)})")
-            chosen = ranked[rank - 1]
+        chosen_lexicon = position_lexicon(lexicon, loaded)
+        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        number = parse_rank(text)
+        if number is not None:
+            # The rank is in solve's list, so it is ranked the same way.
+            ranking = choose_ranking(rank, leaves_path, rule_set, chosen_lexicon)
+            valuation = valuation_for(loaded.board, counts, rule_set, ranking.leaves)
+            ranked = run_solve(loaded.board, counts, lex.gaddag, rule_set, limit=number, valuation=valuation).moves
+            if not 1 <= number <= len(ranked):
+                raise InputError(f"there is no move ranked {number} (the list has {len(ranked)})")
+            chosen = ranked[number - 1]
+            if chosen.kind != "place":
+                raise InputError(
+                    f"the move ranked {number} is {chosen.text}, which places no tile: there is no GADDAG walk to show"
+                )
             position, word = chosen.position, chosen.notation.replace("(", "").replace(")", "")
         else:
             parts = text.split()

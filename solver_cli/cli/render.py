@@ -35,20 +35,29 @@ def word_json(word: Word) -> dict[str, object]:
 
 
 def move_json(move: Move, rank: int) -> dict[str, object]:
-    return {
-        "rank": rank,
-        "row": move.row,
-        "col": move.col,
-        "direction": move.direction,
-        "position": move.position,
-        "word": move.word,
-        "notation": move.notation,
-        "score": move.score,
-        "bingo": move.bingo,
-        "placed": [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in move.placed],
-        "leave": move.leave,
-        "cross_words": [word_json(w) for w in move.cross_words],
-    }
+    """A move for ``--json``: ``kind`` (``place``, ``exchange`` with ``exchanged``, ``pass``);
+    an exchange or a pass has no square (``row``, ``col``, ``direction`` null), no word and
+    no tiles placed. ``leave_value`` and ``equity`` are null when ranked by score."""
+    place = move.kind == "place"
+    out: dict[str, object] = {"rank": rank, "kind": move.kind}
+    if move.kind == "exchange":
+        out["exchanged"] = move.exchanged
+    out.update(
+        row=move.row if place else None,
+        col=move.col if place else None,
+        direction=move.direction if place else None,
+        position=move.position,
+        word=move.word,
+        notation=move.notation,
+        score=move.score,
+        bingo=move.bingo,
+        placed=[{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in move.placed],
+        leave=move.leave,
+        leave_value=move.leave_value,
+        equity=move.equity,
+        cross_words=[word_json(w) for w in move.cross_words],
+    )
+    return out
 
 
 def moves_json(moves: list[Move]) -> list[dict[str, object]]:
@@ -130,6 +139,25 @@ def word_cell(notation: str) -> tuple[tuple[str, str], ...]:
     return tuple(pieces)
 
 
+def move_cell(move: Move) -> tuple[tuple[str, str], ...]:
+    """The Word column: the main word (``word_cell``), or ``exchange QU``, or ``pass``."""
+    if move.kind == "exchange":
+        return (("exchange", "italic"), (f" {move.exchanged}", ""))
+    if move.kind == "pass":
+        return (("pass", "italic"),)
+    return word_cell(move.notation)
+
+
+def tenths(points: float, signed: bool = False) -> str:
+    """``points`` with one decimal, rounded half up from its exact thousandths (equity is
+    counted in thousandths), so that a score plus a leave value shown is the equity shown:
+    20 and -3.45 show as 20, -3.4 and 16.6, never 16.5."""
+    count = (round(points * 1000) + 50) // 100
+    sign = "-" if count < 0 else ("+" if signed else "")
+    count = abs(count)
+    return f"{sign}{count // 10:,}.{count % 10}"
+
+
 def print_moves(
     moves: list[Move],
     total: int,
@@ -140,9 +168,12 @@ def print_moves(
     unseen: Unseen | None = None,
     *,
     fold: bool = False,
+    ranking: str = "",
     out: Console | None = None,
 ) -> None:
-    """The moves table (``fold``: blank choices folded, see ``move_rows``), then the unseen tiles."""
+    """The moves table (``fold``: blank choices folded, see ``move_rows``), then the unseen
+    tiles. ``ranking`` says in the title what orders the list ("equity (... leaves)"); the
+    leave's value and the equity get columns when the moves have them."""
     from solver_cli.cli.table import Column, print_table
 
     out = out or console()
@@ -156,22 +187,32 @@ def print_moves(
     of = f"{total:,}" if matching in (None, total) else f"{matching:,} matching ({total:,} legal)"
     folded = len(rows) < len(moves)
     in_rows = f" (in {len(rows):,} rows, blanks folded)" if folded else ""
-    title = f"{len(moves):,} of {of} moves{in_rows} for {rack}  ({rules.name}, {lexicon})"
+    by = f", by {ranking}" if ranking else ""
+    title = f"{len(moves):,} of {of} moves{in_rows} for {rack}{by}  ({rules.name}, {lexicon})"
+    equity = any(m.equity is not None for m in moves)
     # When the table is too wide, the cross-words give way first (they are the longest, and
-    # `scrab explain` or --json has them), then the leave; the letters a folded row's blank
-    # can be go last, since without them the row's "+N" says nothing.
+    # `scrab explain` or --json has them), then the leave's value (equity minus score), then
+    # the leave; the letters a folded row's blank can be go next to last, since without them
+    # the row's "+N" says nothing, and the equity, which orders the list, last of all.
     columns = [Column("#", "right"), Column("Pos"), Column("Word"), Column("Score", "right")]
     if folded:
-        columns.append(Column("Blank as", fold=3, label="blank as"))
-    columns += [Column("Leave", fold=2, label="leave"), Column("Cross-words", fold=1, label="")]
+        columns.append(Column("Blank as", fold=4, label="blank as"))
+    columns.append(Column("Leave", fold=3, label="leave"))
+    if equity:
+        columns += [Column("Value", "right", fold=2, label="value"), Column("Equity", "right", fold=5, label="equity")]
+    columns.append(Column("Cross-words", fold=1, label=""))
     cells = []
     for row in rows:
         move = row.move
-        word = word_cell(move.notation) + (((f" +{len(row.others)}", "dim"),) if row.others else ())
-        line: list[Cell] = [str(row.rank), move.position, word, f"{move.score}" + (" bingo" if move.bingo else "")]
+        word = move_cell(move) + (((f" +{len(row.others)}", "dim"),) if row.others else ())
+        position = move.position or "-"
+        line: list[Cell] = [str(row.rank), position, word, f"{move.score}" + (" bingo" if move.bingo else "")]
         if folded:
             line.append(row.blank_letters if row.others else "-")
         line.append(move.leave or "-")
+        if equity:
+            line.append(tenths(move.leave_value, signed=True) if move.leave_value is not None else "-")
+            line.append(tenths(move.equity) if move.equity is not None else "-")
         line.append(", ".join(cross_word_text(w) for w in move.cross_words) or "-")
         cells.append(line)
     print_table(out, columns, cells, title)
@@ -250,7 +291,8 @@ def board_text(board: Board, rules: Rules, move: Move | None = None) -> Text:
         text.append("\n")
     legend = "[X] the move  x blank  3W 2W word / 3L 2L letter premiums"
     if move:
-        legend = f"{move.position} {move.notation} {move.score}   " + legend
+        shown = f"{move.text} {move.score}" if move.kind == "place" else move.text
+        legend = f"{shown}   " + legend
     text.append(legend, style="dim")
     return text
 

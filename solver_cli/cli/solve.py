@@ -9,12 +9,16 @@ import click
 
 from solver_cli.cli._common import (
     BadInput,
+    check_rank,
     check_writable,
+    choose_ranking,
     complete_path,
     given,
     json_option,
+    leaves_option,
     lexicon_options,
     load_lexicon_for,
+    rank_option,
     refuse_empty_rack,
     refuse_together,
     require,
@@ -28,6 +32,7 @@ from solver_cli.errors import ScrabError
 if TYPE_CHECKING:
     from solver_cli.engine.board import Board
     from solver_cli.engine.gaddag import Gaddag
+    from solver_cli.engine.leaves import Valuation
     from solver_cli.engine.ranking import Filters, Solution
     from solver_cli.engine.rules import Rules
     from solver_cli.engine.scoring import Move
@@ -50,6 +55,8 @@ def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> l
 @click.option("--rack", help="Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
 @turn_option
 @lexicon_options
+@rank_option
+@leaves_option
 @click.option("--top", "-n", type=click.IntRange(min=1), default=20, show_default=True, help="Show the N best moves.")
 @click.option("--all", "show_all", is_flag=True, help="List every legal move.")
 @json_option
@@ -75,10 +82,11 @@ def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> l
 @click.option("--word", metavar="PATTERN", help="Only main words matching PATTERN: ? one letter, * any run.")
 @click.option(
     "--sort",
-    type=click.Choice(["score", "length", "tiles"]),
-    default="score",
+    type=click.Choice(["rank", "score", "length", "tiles"]),
+    default="rank",
     show_default=True,
-    help="Order of the list (ties by score).",
+    help="Order of the list: the --rank order, or highest score, longest main word or most tiles "
+    "played first (ties in the --rank order).",
 )
 @click.option("--cgp", "print_cgp", is_flag=True, help="Also print the position as a CGP string.")
 @click.option(
@@ -96,6 +104,8 @@ def solve(
     turn: int | None,
     rules: str,
     lexicon: str | None,
+    rank: str,
+    leaves_path: str | None,
     top: int,
     show_all: bool,
     as_json: bool,
@@ -112,11 +122,15 @@ def solve(
     print_cgp: bool,
     svg_path: str | None,
 ) -> None:
-    """Every legal move for the rack (--rack) on the board BOARD, ranked by score.
+    """Every legal move for the rack (--rack) on the board BOARD, ranked by equity.
 
     BOARD is a board file, - for standard input, a CGP position (a string or a file
     holding one; its rack is used when --rack is not given), or a GCG game record
     (--turn N: the position before turn N, with that turn's rack).
+
+    Equity is the score plus the value of the tiles kept (the leave), from the leave table
+    trained for the rules and word list; the exchanges (when the bag allows one) and the
+    pass are moves too. --rank score ranks by score alone, exchanges and the pass last.
 
     In the table, moves that differ only in what a blank stands for (same squares, score,
     leave and cross-words) share one row, with the letters the blank can be; the # column
@@ -129,6 +143,9 @@ def solve(
       scrab solve boards/midgame.txt --rack RETAINS --at N8 --show-board
       scrab solve boards/midgame.txt --rack 'AEIRST?' --must-use '?' --max-length 5
       scrab solve boards/example.gcg --turn 10
+      scrab solve boards/midgame.txt --rack UUVVWQI --top 5
+      scrab solve boards/midgame.txt --rack RETAINS --rank score --top 5
+      scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZERS --leaves wwf.leaves
     """
     refuse_together(ctx, ("top", "--top"), ("show_all", "--all"))
     require(ctx, ("move_rank", "--move"), ("show_board", "--show-board"))
@@ -139,6 +156,7 @@ def solve(
     if svg_path is not None:
         check_writable(svg_path, "--svg")
     refuse_empty_rack(rack)
+    check_rank(ctx, rank, leaves_path)
     if must_use is not None and not must_use.strip():
         # The library takes an empty filter as none; on the command line it is a slip.
         raise BadInput("--must-use is empty: give the rack tiles every move must play, e.g. --must-use '?' (a blank)")
@@ -146,7 +164,7 @@ def solve(
     from solver_cli.engine.alphabet import rack_text
     from solver_cli.engine.ranking import make_filters
     from solver_cli.engine.rules import load_rules
-    from solver_cli.engine.unseen import position_warnings, unseen_tiles
+    from solver_cli.engine.unseen import position_warnings, unseen_tiles, valuation_for
     from solver_cli.formats.position import position_cgp, read_position
 
     fold = fold_blanks and not as_json
@@ -162,14 +180,20 @@ def solve(
             must_use=must_use,
             min_score=min_score,
             word=word,
-            sort=sort,
+            sort="score" if sort in ("rank", "score") else sort,  # the library's name for its rank order
         )
-        lex = load_lexicon_for(position_lexicon(lexicon, position), rule_set.max_side, as_json)
+        chosen_lexicon = position_lexicon(lexicon, position)
+        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
         warnings = position_warnings(position.board, counts, rule_set, lex.contains, lex.name)
         for message in warnings:
             warn(message)
+        ranking = choose_ranking(rank, leaves_path, rule_set, chosen_lexicon)
+        valuation = valuation_for(position.board, counts, rule_set, ranking.leaves)
         wanted = None if show_all else max(top, move_rank if show_board else 0)
-        solution = ranked_moves(position.board, counts, lex.gaddag, rule_set, filters, wanted, fold)
+        if sort == "score" and ranking.leaves is not None:
+            solution = by_score(position.board, counts, lex.gaddag, rule_set, filters, valuation)
+        else:
+            solution = ranked_moves(position.board, counts, lex.gaddag, rule_set, filters, wanted, fold, valuation)
         unseen = unseen_tiles(position.board, counts, rule_set)
     except ScrabError as exc:
         raise to_click_error(exc) from None
@@ -187,6 +211,8 @@ def solve(
             "lexicon": lex.name,
             "rack": rack_text(counts),
             "board": position.name,
+            "ranking": ranking.name,
+            "leaves": ranking.table,
             "total_moves": solution.total,
             "matching_moves": solution.matching,
             "moves": moves_json(moves if show_all else moves[:top]),
@@ -203,7 +229,19 @@ def solve(
     out = console(record=svg_path is not None)
     shown = moves if show_all else first_rows(moves, top, fold)
     shown_rack = rack_text(counts)
-    print_moves(shown, solution.total, rule_set, lex.name, shown_rack, solution.matching, unseen, fold=fold, out=out)
+    order = ranking.phrase if sort == "rank" or sort == ranking.name else f"{sort}, then {ranking.phrase}"
+    print_moves(
+        shown,
+        solution.total,
+        rule_set,
+        lex.name,
+        shown_rack,
+        solution.matching,
+        unseen,
+        fold=fold,
+        ranking=order,
+        out=out,
+    )
     if show_board:
         highlighted = moves[move_rank - 1] if move_rank <= len(moves) else None
         print_board(position.board, rule_set, highlighted, out=out)
@@ -236,14 +274,21 @@ def first_rows(moves: list[Move], rows: int, fold: bool) -> list[Move]:
 
 
 def ranked_moves(
-    board: Board, counts: list[int], gaddag: Gaddag, rules: Rules, filters: Filters, wanted: int | None, fold: bool
+    board: Board,
+    counts: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    filters: Filters,
+    wanted: int | None,
+    fold: bool,
+    valuation: Valuation,
 ) -> Solution:
-    """The best ``wanted`` moves (all if None); with ``fold``, enough more that the first
-    ``wanted`` table rows hold every move that folds into them."""
+    """The best ``wanted`` moves (all if None) by ``valuation``; with ``fold``, enough more
+    that the first ``wanted`` table rows hold every move that folds into them."""
     from solver_cli.engine.ranking import solve as run_solve
 
     limit = wanted
-    solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters)
+    solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters, valuation=valuation)
     if not fold or wanted is None:
         return solution
     from solver_cli.cli.render import fold_key, move_rows
@@ -257,14 +302,28 @@ def ranked_moves(
         if len(rows) == wanted and all(fold_key(r.move) is None or _tier(r.move, filters.sort) != last for r in rows):
             break
         limit *= 4
-        solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters)
+        solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters, valuation=valuation)
     return solution
 
 
-def _tier(move: Move, sort: str) -> tuple[int, int]:
-    """The start of the ranking order (``--sort``, then score), which folded moves share."""
+def by_score(
+    board: Board, counts: list[int], gaddag: Gaddag, rules: Rules, filters: Filters, valuation: Valuation
+) -> Solution:
+    """Every move, highest score first, ties in the equity order (``--sort score`` while
+    ranking by equity)."""
+    from solver_cli.engine.ranking import solve as run_solve
+
+    solution = run_solve(board, counts, gaddag, rules, filters=filters, valuation=valuation)
+    solution.moves.sort(key=lambda m: -m.score)  # stable: equal scores keep their equity order
+    return solution
+
+
+def _tier(move: Move, sort: str) -> tuple[float, float]:
+    """The start of the ranking order (``--sort``, then equity or score), which folded
+    moves share (they keep the same leave, so they have the same equity)."""
+    value = move.equity if move.equity is not None else move.score
     if sort == "length":
-        return (len(move.word), move.score)
+        return (len(move.word), value)
     if sort == "tiles":
-        return (len(move.placed), move.score)
-    return (move.score, 0)
+        return (len(move.placed), value)
+    return (value, 0)

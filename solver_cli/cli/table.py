@@ -7,7 +7,8 @@ of ``rich.table.Table``), with its ASCII stand-in where the console cannot draw 
 
 A table never cuts a cell, and no line is wider than the console while some layout fits.
 When the table is too wide, its optional columns give way in their ``fold`` order
-(``Cross-words``, then ``Leave``, then ``Blank as`` in ``scrab solve``): on a console of
+(in ``scrab solve``: ``Cross-words``, the leave's ``Value``, ``Leave``, ``Blank as``, and
+last ``Equity``, the column the list is ranked by): on a console of
 ``one_line_width`` columns or more (``ONE_LINE_WIDTH`` unless the caller says otherwise)
 they are left out, so that each row stays one line, and a note under the table names them;
 on a narrower one they move to a line under the row, each value after its column's name.

@@ -17,7 +17,9 @@ from click.shell_completion import ShellComplete
 from click.testing import CliRunner
 
 from solver_cli.cli import all_commands, cli
+from solver_cli.engine.leaves import LeaveTable
 from solver_cli.engine.rules import shipped_rule_sets
+from solver_cli.formats.leavefile import write_leaves
 from solver_cli.lexicon import load_lexicon
 from solver_cli.lexicon.wordlist import shipped_lexicons
 
@@ -48,8 +50,10 @@ def examples(name: str) -> list[str]:
 @pytest.fixture
 def repository_copy(tmp_path, monkeypatch):
     """A folder that looks like the repository root (its boards/), so examples can write
-    files (game.txt, games/) without touching the checkout."""
+    files (game.txt, games/) without touching the checkout; and wwf.leaves, the table the
+    `scrab leaves train` example writes, which the --leaves examples use."""
     (tmp_path / "boards").symlink_to(ROOT / "boards")
+    write_leaves(tmp_path / "wwf.leaves", LeaveTable.zeros(), {"rules": "wwf", "lexicon": "kjxqz", "rack_size": 7})
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -85,8 +85,14 @@ def test_all_lists_every_move_and_blanks_are_lowercase(runner):
     for m in blank_moves:
         blank_letters = {t["letter"].lower() for t in m["placed"] if t["blank"]}
         assert any(ch in m["word"] for ch in blank_letters)
-    keys = [json.dumps(sorted(map(json.dumps, m["placed"]))) for m in everything["moves"]]
+    places = [m for m in everything["moves"] if m["kind"] == "place"]
+    keys = [json.dumps(sorted(map(json.dumps, m["placed"]))) for m in places]
     assert len(keys) == len(set(keys))  # no move reported twice
+    # the other moves: the pass, and the 7 exchanges of QI? (2 x 2 x 2 tile sets, less none)
+    others = [(m["kind"], m.get("exchanged")) for m in everything["moves"] if m["kind"] != "place"]
+    assert sorted(others, key=str) == sorted(
+        [("pass", None)] + [("exchange", e) for e in ("I", "Q", "?", "IQ", "I?", "Q?", "IQ?")], key=str
+    )
 
 
 def test_board_from_stdin(runner):
@@ -106,10 +112,12 @@ def test_words_with_friends_rules(runner):
 def test_empty_board_first_move_covers_centre(runner):
     data = solve_json(runner, str(BOARDS / "empty.txt"), "--rack", "RETAINS", "--all")
     assert data["moves"][0]["bingo"] and data["moves"][0]["score"] >= 50 + 2 * 7
-    for m in data["moves"]:
+    places = [m for m in data["moves"] if m["kind"] == "place"]
+    for m in places:
         assert any((t["row"], t["col"]) == (7, 7) for t in m["placed"])
-    directions = {m["direction"] for m in data["moves"]}
+    directions = {m["direction"] for m in places}
     assert directions == {"across", "down"}
+    assert len(data["moves"]) - len(places) == 2**7 - 1 + 1  # every exchange of 7 distinct tiles, and the pass
 
 
 @pytest.mark.parametrize(

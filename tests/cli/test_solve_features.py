@@ -66,7 +66,8 @@ def key(move):
 )
 def test_filters_keep_exactly_the_matching_moves(runner, every_move, args, keep):
     data = run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--all", *args)
-    expected = {key(m) for m in every_move if keep(m)}
+    # placement filters keep placements only (an exchange or the pass has no word)
+    expected = {key(m) for m in every_move if m["kind"] == "place" and keep(m)}
     assert expected, "the filter should keep something on this board"
     assert {key(m) for m in data["moves"]} == expected
     assert data["matching_moves"] == len(expected) and data["total_moves"] == len(every_move)
@@ -79,10 +80,10 @@ def test_sort_by_length_and_tiles(runner):
     by_tiles = run_json(runner, "solve", MIDGAME, "--rack", "RETAINS", "--sort", "tiles", "--top", "40")["moves"]
     tiles = [len(m["placed"]) for m in by_tiles]
     assert tiles == sorted(tiles, reverse=True) and tiles[0] == 7
-    for group in (by_length, by_tiles):  # ties keep score order
+    for group in (by_length, by_tiles):  # ties keep the ranking's order: equity
         for a, b in zip(group, group[1:], strict=False):
             if (len(a["word"]), len(a["placed"])) == (len(b["word"]), len(b["placed"])):
-                assert a["score"] >= b["score"]
+                assert a["equity"] >= b["equity"]
 
 
 def test_filter_errors(runner):
@@ -167,7 +168,7 @@ def test_cgp_file_and_wrong_size(runner, tmp_path):
     path = tmp_path / "pos.cgp"
     path.write_text("# a position\n15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 QI/ 0/0 0\n")
     data = run_json(runner, "solve", str(path))
-    assert {m["word"] for m in data["moves"]} == {"QI"}
+    assert {m["word"] for m in data["moves"] if m["kind"] == "place"} == {"QI"}
     small = runner.invoke(cli, ["solve", "5/5/5/5/5 AB/ 0/0 0"])
     assert small.exit_code == 2 and "the CGP board is 5x5, the scrabble board is 15x15" in small.stderr
 

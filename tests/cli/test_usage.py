@@ -75,7 +75,8 @@ def test_must_use_error_names_what_the_rack_lacks(runner):
 
 def test_move_out_of_range_prints_nothing_before_the_error(runner):
     result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--show-board", "--move", "5000"])
-    assert one_error_line(result) == "Error: --move 5000: there are only 1,470 moves"  # as the title counts
+    # as the title counts: 1,470 plays, 127 exchanges and the pass
+    assert one_error_line(result) == "Error: --move 5000: there are only 1,598 moves"
     filtered = ["solve", MIDGAME, "--rack", "RETAINS", "--min-length", "7", "--show-board", "--move", "5000"]
     assert (
         one_error_line(runner.invoke(cli, filtered))
@@ -145,7 +146,7 @@ def test_empty_names_say_what_is_empty(runner):
         ("²", "bad move '²'"),  # str.isdigit() is true for it; it is no rank
         ("١", "bad move '١'"),  # an Arabic-Indic digit one
         ("9" * 5000, "is too large"),
-        ("1471", "there is no move ranked 1471 (the list has 1470)"),
+        ("1599", "there is no move ranked 1599 (the list has 1598)"),
     ],
 )
 def test_explain_ranks_are_parsed_strictly(runner, rank, message):
