@@ -10,14 +10,19 @@ import click
 
 from solver_cli.cli._common import (
     BadInput,
+    Ranking,
+    check_rank,
     check_writable,
+    choose_ranking,
     complete_path,
     console,
     json_option,
+    leaves_option,
     lexicon_options,
     load_lexicon_for,
     print_wrapped,
     progress_bar,
+    rank_option,
     refuse_together,
     save_svg,
     to_click_error,
@@ -39,6 +44,8 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("game", metavar="GAME.gcg", shell_complete=complete_path)
 @lexicon_options
+@rank_option
+@leaves_option
 @click.option("--player", metavar="NAME", help="Review one player only (nickname or full name).")
 @click.option(
     "--top", "-n", type=click.IntRange(min=1), default=1, show_default=True, help="Best moves shown per turn."
@@ -65,6 +72,8 @@ def review(
     game: str,
     rules: str,
     lexicon: str | None,
+    rank: str,
+    leaves_path: str | None,
     player: str | None,
     top: int,
     show_boards: tuple[int, ...],
@@ -76,16 +85,20 @@ def review(
 
     Turns are the record's > lines, counted from 1 (the numbers `scrab solve GAME.gcg
     --turn N` takes). A turn is reviewed when the record gives the player's whole rack.
-    Moves are ranked by score. Scores, totals and words that do not agree with the rules
-    or the lexicon are reported as warnings (phonies are flagged in the table too).
+    Moves are ranked by equity (score plus the value of the tiles kept, with the bag the
+    record implies at each turn; exchanges and the pass included), or with --rank score
+    by score. Scores, totals and words that do not agree with the rules or the lexicon
+    are reported as warnings (phonies are flagged in the table too).
 
     \b
     Examples:
       scrab review boards/example.gcg
       scrab review boards/example.gcg --player alice --top 3 --show-board 5
+      scrab review boards/example.gcg --rank score
       scrab review boards/example.gcg --lexicon sowpods --json
     """
     refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the tables")
+    check_rank(ctx, rank, leaves_path)
     if not game.strip():
         raise BadInput("the game-record argument is empty: give a GCG file, or - for standard input")
     if player is not None and not player.strip():
@@ -94,15 +107,15 @@ def review(
         check_writable(svg_path, "--svg")
     from solver_cli.engine.rules import load_rules
     from solver_cli.formats.gcg_read import parse_gcg, read_gcg_text, replay_gcg
-    from solver_cli.games.review import SCORE, review_game
+    from solver_cli.games.review import review_game
 
-    evaluator = SCORE  # the one line to change for another ranking (e.g. equity)
     try:
         rule_set = load_rules(rules)
         text, name = read_gcg_text(game)
         parsed = parse_gcg(text, name)
         chosen = record_lexicon(lexicon, parsed.pragma("lexicon"), name)
         lex = load_lexicon_for(chosen, rule_set.max_side, as_json)
+        ranking = choose_ranking(rank, leaves_path, rule_set, chosen)
         record = replay_gcg(parsed, rule_set, lex.contains, lex.name)
         players: tuple[int, ...] = (0, 1)
         if player is not None:
@@ -120,17 +133,19 @@ def review(
         wanted = sum(1 for t in record.turns if t.player in players and t.kind in ("play", "exchange", "pass"))
         with progress_bar(not as_json and wanted > 0, "Reviewing moves", wanted, counted=True) as update:
             progress = (lambda done, _total: update(done)) if update is not None else None
-            result = review_game(record, lex.gaddag, rule_set, evaluator, top=top, players=players, progress=progress)
+            result = review_game(
+                record, lex.gaddag, rule_set, ranking.leaves, top=top, players=players, progress=progress
+            )
     except ScrabError as exc:
         raise to_click_error(exc) from None
 
     if as_json:
-        click.echo(json.dumps(review_json(result, rule_set, lex.name, show_boards)))
+        click.echo(json.dumps(review_json(result, rule_set, lex.name, show_boards, ranking)))
         return
     for problem in record.problems:
         warn(f"{name}, line {problem.line}: {problem.message}")
     out = console(record=svg_path is not None)
-    print_review(result, rule_set, lex.name, out)
+    print_review(result, rule_set, lex.name, out, ranking)
     for number in show_boards:
         print_turn_board(record, rule_set, number, out)
     if svg_path is not None:
@@ -140,13 +155,16 @@ def review(
 # --- JSON ------------------------------------------------------------------------------------
 
 
-def review_json(result: GameReview, rules: Rules, lexicon: str, boards: tuple[int, ...]) -> dict[str, object]:
+def review_json(
+    result: GameReview, rules: Rules, lexicon: str, boards: tuple[int, ...], ranking: Ranking
+) -> dict[str, object]:
     game = result.game
     return {
         "game": game.source,
         "rules": rules.name,
         "lexicon": lexicon,
-        "ranking": result.evaluator,
+        "ranking": result.ranking,
+        "leaves": ranking.table,
         "pragmas": [{"name": key, "value": value} for key, value in game.pragmas],
         "players": [
             {"nick": game.players[i], "name": game.names[i], "final_score": game.final_scores[i]} for i in (0, 1)
@@ -216,10 +234,17 @@ def turn_json(review: TurnReview, game: GameRecord) -> dict[str, object]:
 def option_json(option: Option) -> dict[str, object]:
     from solver_cli.cli.render import move_json
 
-    out: dict[str, object] = {"kind": option.kind, "move": option.text, "value": option.value, "score": option.score}
+    out: dict[str, object] = {
+        "kind": option.kind,
+        "move": option.text,
+        "value": option.value,
+        "score": option.score,
+        "leave_value": option.leave_value,
+    }
     if option.move is not None:
         details = move_json(option.move, 0)
-        del details["rank"]
+        for key in ("rank", "kind", "score", "leave_value"):  # said above, in the review's terms
+            del details[key]
         out.update(details)
     if option.kind == "exchange":
         out["exchanged"] = option.exchanged
@@ -230,9 +255,14 @@ def option_json(option: Option) -> dict[str, object]:
 
 
 def _figure(value: float | None) -> str:
+    """A count or a score as it is; a figure with a fraction (equity) with one decimal."""
     if value is None:
         return "-"
-    return f"{value:,}" if float(value).is_integer() else f"{value:,.1f}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    from solver_cli.cli.render import tenths
+
+    return tenths(value)
 
 
 def _played(t: GameTurn, bingo_missed: bool) -> tuple[Text, str]:
@@ -321,7 +351,7 @@ def print_fitted(out: Console, layouts: list[list[_Column]], title: str) -> None
     out.print(table)
 
 
-def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console) -> None:
+def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, ranking: Ranking) -> None:
     """The turns, then the summary with one column per player. The position, word and
     score of a move, played or best, are never cut or wrapped: side by side in six columns
     (about 80 terminal columns for a club game), else stacked in three (about 50)."""
@@ -369,12 +399,13 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console) -
         lost.add(lost_text)
         moves.add(stacked, played_unit, *(f"best {o}" for o in options))
         figures.add(f"{rank_text}\nlost {lost_text}" if r.given_up else rank_text)
-    title = f"{game.source}: {scores}  ({rules.name}, {lexicon}, ranked by {result.evaluator})"
+    title = f"{game.source}: {scores}, ranked by {ranking.phrase}  ({rules.name}, {lexicon})"
     print_fitted(out, [[turn, rack, played, rank, best, lost], [who, moves, figures]], title)
 
     # One column per player and a row per figure: narrow at any width, however many figures.
     figures = _Column("")
-    for name in ("Score", "Moves", "Reviewed", "Best found", "Points lost", "Bingos", "Bingos missed", "Phonies"):
+    lost_name = "Points lost" if result.ranking == "score" else "Equity lost"
+    for name in ("Score", "Moves", "Reviewed", "Best found", lost_name, "Bingos", "Bingos missed", "Phonies"):
         figures.add(name)
     summary = [figures]
     for s in result.players:

@@ -1,14 +1,16 @@
 """Reviewing a whole game, move by move: what each player played, how it ranks among every
 legal move, the best moves and what the move played gave up.
 
-Moves are valued by an ``Evaluator`` passed in. ``SCORE`` (the default) values a play by its
-score and a pass or an exchange at 0; an equity evaluator (score plus the value of the tiles
-kept) is one line: ``Evaluator("equity", lambda board, rack, raw: raw[0] +
-leave_value(leave_of(board, rack, raw)), keep=leave_value)``. The pass is always a candidate (worth 0, or
-what ``keep`` gives the whole rack); with ``keep`` set, every exchange is one too.
+Moves are ranked by score (``leaves`` None, the default) or by equity with a leave table:
+score plus the value of the tiles kept, the exchanges among the candidates. Each turn is
+valued as the player saw it (``turn_valuation``): the bag the record implies before the
+turn, exchanges when it holds enough tiles for the rules, and with the bag empty the
+end-of-game adjustments, the opponent holding every unseen tile. The pass is always a
+candidate (worth 0 by score); by score, exchanges are worth 0 too and are not listed.
 
 A turn is reviewed when the record gives the whole rack the player held (see
-``GameTurn.full_rack``); a turn whose rack is unknown or partial is listed but not valued.
+``GameTurn.full_rack``); a turn whose rack is unknown or partial is listed but not valued,
+and so is an exchange whose tiles the record hides, by equity (what it kept is unknown).
 For each reviewed turn:
 
 - ``rank``: 1 + the number of candidates valued strictly higher than the move played;
@@ -16,6 +18,9 @@ For each reviewed turn:
   is valued as played; a phony withdrawn is valued as a pass, which is what the turn became);
 - ``matched``: the move is valued as high as the best and formed no phony;
 - ``bingo_missed``: a move placing a whole rack was legal and the move played was not one.
+
+Values are points: whole numbers by score, and by equity exact to the thousandth (the
+engine counts equity in thousandths, ``engine.leaves.SCALE``), so ranks and ties are exact.
 
 The record's other lines (a phony withdrawn, a challenge bonus, a time penalty, the points
 at the end) are not moves: they are not reviewed, and are kept as ``adjustments`` with the
@@ -30,45 +35,33 @@ This module never prints: ``review_game`` reports progress through a callback.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from itertools import combinations
+from dataclasses import dataclass, replace
 
-from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack, rack_text
+from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.history import GameRecord, GameTurn
-from solver_cli.engine.movegen import RawMove, generate_moves, rank_key
+from solver_cli.engine.leaves import SCALE, LeaveTable, Valuation
+from solver_cli.engine.movegen import EXCHANGE, KINDS, PLACE, Candidate, RawMove, ranked_moves
 from solver_cli.engine.rules import Rules
-from solver_cli.engine.scoring import Move, build_move
+from solver_cli.engine.scoring import Move, build_move, other_move
+from solver_cli.engine.unseen import unseen_tiles
 from solver_cli.errors import InputError
 
-PlayValue = Callable[[Board, list[int], RawMove], float]
-KeepValue = Callable[[list[int]], float]
 
-
-@dataclass(frozen=True)
-class Evaluator:
-    """How a review values moves. ``play(board, rack, raw)`` values a legal play;
-    ``keep(tiles)`` values a pass or an exchange by the tiles (27 counts) it keeps, or is
-    None: passes and exchanges are then worth 0 and only compared, not listed."""
-
-    name: str
-    play: PlayValue
-    keep: KeepValue | None = None
-
-
-SCORE = Evaluator("score", lambda board, rack, raw: raw[0])
-
-
-def leave_of(board: Board, rack: list[int], raw: RawMove) -> list[int]:
-    """The rack (27 counts) left after the play ``raw``."""
-    _, down, line, start, codes = raw
-    left = list(rack)
-    for k, code in enumerate(codes):
-        i = (start + k) * board.cols + line if down else line * board.cols + start + k
-        if not board.squares[i]:
-            left[BLANK if code & BLANK_BIT else code & LETTER_MASK] -= 1
-    return left
+def turn_valuation(board: Board, rack: list[int], turn: GameTurn, rules: Rules, leaves: LeaveTable | None) -> Valuation:
+    """How the moves of ``turn`` are valued: by score (``leaves`` None: the pass a candidate,
+    no exchange), or by equity as the player saw the position: the bag before the turn,
+    exchanges when it holds ``rules.exchange_min_bag`` tiles, and with the bag empty the
+    opponent holding every tile the player cannot see."""
+    if leaves is None:
+        return Valuation(None, bag=turn.bag, passes=True)
+    opponent = 0
+    if turn.bag == 0:
+        unseen = unseen_tiles(board, rack, rules)
+        opponent = sum(n * rules.values[code] for code, n in enumerate(unseen.counts) if code)
+    exchange = rules.exchange_max if turn.bag >= rules.exchange_min_bag else 0
+    return Valuation(leaves, bag=turn.bag, opponent=opponent, exchange=exchange, passes=True)
 
 
 @dataclass(frozen=True)
@@ -77,11 +70,12 @@ class Option:
 
     kind: str  # "play", "exchange" or "pass"
     text: str  # "8D RE(T)AINS", "exchange QU", "pass"
-    value: float
+    value: float  # points: the score, or the equity
     score: int
     bingo: bool = False
     move: Move | None = None
     exchanged: str = ""
+    leave_value: float | None = None  # by equity: value minus score
 
 
 @dataclass(frozen=True)
@@ -89,9 +83,9 @@ class TurnReview:
     turn: GameTurn
     reviewed: bool
     reason: str  # why the turn is not reviewed ("" when it is)
-    value: float | None = None  # the move played, as the evaluator values it
+    value: float | None = None  # the move played, as ranked
     rank: int | None = None
-    candidates: int = 0  # legal plays, the pass, and the exchanges when the evaluator values them
+    candidates: int = 0  # legal plays, the pass, and by equity the exchanges the bag allows
     best_value: float | None = None
     tied_best: int = 0  # candidates valued as high as the best
     best: tuple[Option, ...] = ()  # the top candidates, best first
@@ -119,7 +113,7 @@ class PlayerSummary:
 @dataclass(frozen=True)
 class GameReview:
     game: GameRecord
-    evaluator: str
+    ranking: str  # "score" or "equity"
     top: int
     turns: tuple[TurnReview, ...]
     players: tuple[PlayerSummary, ...]
@@ -135,14 +129,15 @@ def review_game(
     game: GameRecord,
     gaddag: Gaddag,
     rules: Rules,
-    evaluator: Evaluator = SCORE,
+    leaves: LeaveTable | None = None,
     *,
     top: int = 1,
     players: Iterable[int] = (0, 1),
     progress: Callable[[int, int], None] | None = None,
 ) -> GameReview:
-    """Review every move (play, exchange, pass) of ``players`` in ``game``; ``top``
-    candidates are kept per turn. ``progress(done, total)`` is called after each turn."""
+    """Review every move (play, exchange, pass) of ``players`` in ``game``, ranked by score
+    or, with ``leaves``, by equity; ``top`` candidates are kept per turn.
+    ``progress(done, total)`` is called after each turn."""
     if top < 1:
         raise ValueError("top must be at least 1")
     wanted = set(players)
@@ -158,12 +153,13 @@ def review_game(
         raise InputError(f"{game.source}: nothing to review: {nicks} made no move")
     reviews = []
     for done, turn in enumerate(chosen, 1):
-        reviews.append(review_turn(game, turn, gaddag, rules, evaluator, top))
+        reviews.append(review_turn(game, turn, gaddag, rules, leaves, top))
         if progress is not None:
             progress(done, len(chosen))
     summaries = tuple(_summary(game, index, reviews) for index in (0, 1) if index in wanted)
     adjustments = tuple(t for t in game.turns if t.kind in ADJUSTMENTS and t.player in wanted)
-    return GameReview(game, evaluator.name, top, tuple(reviews), summaries, adjustments)
+    ranking = "score" if leaves is None else "equity"
+    return GameReview(game, ranking, top, tuple(reviews), summaries, adjustments)
 
 
 def adjustments_json(review: GameReview) -> list[dict[str, object]]:
@@ -197,85 +193,78 @@ def adjustments_json(review: GameReview) -> list[dict[str, object]]:
 
 
 def review_turn(
-    game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules, evaluator: Evaluator = SCORE, top: int = 1
+    game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules, leaves: LeaveTable | None = None, top: int = 1
 ) -> TurnReview:
     """One turn's review (see the module's docstring)."""
     if turn.rack is None:
         return TurnReview(turn, False, "no rack in the record")
     if not turn.full_rack:
         return TurnReview(turn, False, "the record gives only part of the rack")
-    if turn.kind == "exchange" and evaluator.keep is not None and not turn.exchanged:
+    if turn.kind == "exchange" and leaves is not None and not turn.exchanged:
         return TurnReview(turn, False, "the tiles exchanged are not in the record")
     board = game.board_before(turn.number)
     rack = parse_rack(turn.rack, rules.rack_size) if turn.rack else [0] * 27
-    raw = generate_moves(board, rack, gaddag, rules)
-    valued = [(evaluator.play(board, rack, m), m) for m in raw]
-    others = _pass_and_exchanges(rack, turn, rules, evaluator)
-
-    value = _played_value(board, rack, turn, raw, evaluator)
-    candidates = len(valued) + len(others)
-    best_value = max([v for v, _ in valued] + [o.value for o in others])
-    rank = 1 + sum(1 for v, _ in valued if v > value) + sum(1 for o in others if o.value > value)
-    tied = sum(1 for v, _ in valued if v == best_value) + sum(1 for o in others if o.value == best_value)
-
-    ordered = sorted(valued, key=lambda vm: (-vm[0], rank_key(vm[1])))[:top]
-    options = [_play_option(board, rules, rack, v, m) for v, m in ordered]
-    options += others
-    options.sort(key=lambda o: -o.value)  # stable: plays before passes and exchanges of equal value
+    valuation = turn_valuation(board, rack, turn, rules, leaves)
+    # Every candidate, best first, valued in thousandths of a point: exact ranks and ties.
+    candidates, ranked = ranked_moves(board, rack, gaddag, rules, valuation=valuation)
+    value = _played_value(board, rack, turn, ranked, valuation, rules)
+    best_value = ranked[0].equity
+    rank = 1 + sum(1 for c in ranked if c.equity > value)
+    tied = sum(1 for c in ranked if c.equity == best_value)
+    options = [_option(board, rules, rack, c, valuation) for c in ranked[:top]]
 
     size = rules.rack_size
-    bingo_available = any(_placed_count(board, m) == size for m in raw if m[0] >= rules.bingo_bonus)
+    bingo_available = any(
+        c.kind == PLACE and c.score >= rules.bingo_bonus and _placed_count(board, c.raw) == size for c in ranked
+    )
     played_bingo = turn.kind == "play" and turn.bingo and not turn.withdrawn
+    points = _points(valuation)
     return TurnReview(
         turn,
         True,
         "",
-        value=value,
+        value=points(value),
         rank=rank,
         candidates=candidates,
-        best_value=best_value,
+        best_value=points(best_value),
         tied_best=tied,
-        best=tuple(options[:top]),
-        given_up=max(0, best_value - value),
+        best=tuple(options),
+        given_up=points(max(0, best_value - value)),
         matched=value >= best_value and not turn.phonies,
         bingo_available=bingo_available,
         bingo_missed=bingo_available and not played_bingo,
     )
 
 
-def _pass_value(rack: list[int], evaluator: Evaluator) -> float:
-    return evaluator.keep(rack) if evaluator.keep is not None else 0
+def _points(valuation: Valuation) -> Callable[[int], float]:
+    """Thousandths of a point as points: whole numbers by score, exact decimals by equity."""
+    if valuation.equity:
+        return lambda thousandths: thousandths / SCALE
+    return lambda thousandths: thousandths // SCALE
 
 
-def _played_value(board: Board, rack: list[int], turn: GameTurn, raw: list[RawMove], evaluator: Evaluator) -> float:
+def _played_value(
+    board: Board, rack: list[int], turn: GameTurn, ranked: list[Candidate], valuation: Valuation, rules: Rules
+) -> int:
+    """The move played, in thousandths of a point, as ``valuation`` values it."""
     if turn.kind == "pass" or (turn.kind == "play" and turn.withdrawn):
-        return _pass_value(rack, evaluator)
+        return valuation.leave_term(rack, rules.values)
     if turn.kind == "exchange":
-        if evaluator.keep is None:
-            return 0
         kept = list(rack)
         for ch in turn.exchanged:
             code = BLANK if ch == "?" else ord(ch) - 64
             kept[code] = max(0, kept[code] - 1)
-        return evaluator.keep(kept)
+        return valuation.leave_term(kept, rules.values)
     key = frozenset(turn.placed)
-    for m in raw:
-        if m[0] == turn.computed and _placed(board, m) == key:
-            return evaluator.play(board, rack, m)
+    for c in ranked:
+        if c.kind == PLACE and c.score == turn.computed and _placed(board, c.raw) == key:
+            return c.equity
     # Not among the legal moves (a phony): valued as it was placed.
-    return evaluator.play(board, rack, _raw_of(board, turn))
-
-
-def _raw_of(board: Board, turn: GameTurn) -> RawMove:
-    """The generator's form of a recorded play (its main word as written)."""
-    placed = {(r, c): code for r, c, code in turn.placed}
-    length = sum(1 for ch in turn.word if ch not in "()")
-    codes = []
-    for k in range(length):
-        r, c = (turn.row + k, turn.col) if turn.down else (turn.row, turn.col + k)
-        codes.append(placed.get((r, c)) or board.at(r, c))
-    line, start = (turn.col, turn.row) if turn.down else (turn.row, turn.col)
-    return (turn.computed or 0, turn.down, line, start, tuple(codes))
+    kept = list(rack)
+    for _, _, code in turn.placed:
+        tile = BLANK if code & BLANK_BIT else code & LETTER_MASK
+        kept[tile] = max(0, kept[tile] - 1)
+    return (turn.computed or 0) * SCALE + valuation.leave_term(kept, rules.values)
 
 
 def _placed(board: Board, raw: RawMove) -> frozenset[tuple[int, int, int]]:
@@ -296,32 +285,21 @@ def _placed_count(board: Board, raw: RawMove) -> int:
     return sum(1 for k in range(len(codes)) if not squares[first + k * step])
 
 
-def _play_option(board: Board, rules: Rules, rack: list[int], value: float, raw: RawMove) -> Option:
-    move = build_move(board, rules, rack, raw[1], raw[2], raw[3], raw[4])
-    return Option("play", f"{move.position} {move.notation}", value, move.score, move.bingo, move)
-
-
-def _pass_and_exchanges(rack: list[int], turn: GameTurn, rules: Rules, evaluator: Evaluator) -> list[Option]:
-    """The pass, always a legal move; and, when the evaluator values the tiles kept, one
-    exchange per distinct set of tiles if the bag holds a rack's worth."""
-    options = [Option("pass", "pass", _pass_value(rack, evaluator), 0)]
-    if evaluator.keep is None or turn.bag < rules.rack_size:
-        return options
-    tiles = [code for code, n in enumerate(rack) for _ in range(n)]
-    seen = set()
-    for size in range(1, len(tiles) + 1):
-        for chosen in combinations(tiles, size):
-            if chosen in seen:
-                continue
-            seen.add(chosen)
-            kept = list(rack)
-            out = [0] * 27
-            for code in chosen:
-                kept[code] -= 1
-                out[code] += 1
-            text = rack_text(out)
-            options.append(Option("exchange", f"exchange {text}", evaluator.keep(kept), 0, exchanged=text))
-    return options
+def _option(board: Board, rules: Rules, rack: list[int], c: Candidate, valuation: Valuation) -> Option:
+    """A candidate as the review lists it (a play's ``Move`` in full)."""
+    points = _points(valuation)
+    value = points(c.equity)
+    leave_value = c.leave / SCALE if valuation.equity else None
+    if c.kind == PLACE:
+        move = build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
+    else:
+        move = other_move(KINDS[c.kind], rack, c.codes)
+    if valuation.equity:
+        move = replace(move, equity=c.equity / SCALE, leave_value=leave_value)
+    if c.kind == PLACE:
+        return Option("play", move.text, value, move.score, move.bingo, move, leave_value=leave_value)
+    kind = "exchange" if c.kind == EXCHANGE else "pass"
+    return Option(kind, move.text, value, 0, move=None, exchanged=move.exchanged, leave_value=leave_value)
 
 
 def _summary(game: GameRecord, player: int, reviews: list[TurnReview]) -> PlayerSummary:

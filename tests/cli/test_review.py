@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from solver_cli.cli import cli
 from solver_cli.cli._game import record_lexicon
+from solver_cli.cli.render import tenths
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "boards" / "example.gcg")
@@ -44,8 +45,9 @@ def fails(runner, *args, code=2):
 
 
 def test_review_json_has_every_figure(runner):
-    data = run_json(runner, "review", EXAMPLE, "--top", "2")
+    data = run_json(runner, "review", EXAMPLE, "--top", "2", "--rank", "score")
     assert (data["game"], data["rules"], data["lexicon"], data["ranking"]) == (EXAMPLE, "scrabble", "kjxqz", "score")
+    assert data["leaves"] is None
     assert data["pragmas"][:2] == [
         {"name": "character-encoding", "value": "UTF-8"},
         {"name": "player1", "value": "alice Alice Smith"},
@@ -81,14 +83,22 @@ def test_review_json_has_every_figure(runner):
     ]
 
 
-def test_review_table(runner):
-    result = runner.invoke(cli, ["review", EXAMPLE], env={"COLUMNS": "200"})
+@pytest.mark.parametrize(
+    "rank, ranked_by", [("score", "score"), ("equity", "equity (scrabble-kjxqz leaves)")], ids=["score", "equity"]
+)
+def test_review_table(runner, rank, ranked_by):
+    result = runner.invoke(cli, ["review", EXAMPLE, "--rank", rank], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     words = " ".join(result.stdout.split())
-    assert words.startswith(f"{EXAMPLE}: alice 331, bob 351 (scrabble, kjxqz, ranked by score)")
+    assert words.startswith(f"{EXAMPLE}: alice 331, bob 351, ranked by {ranked_by} (scrabble, kjxqz)")
     assert "M7 ENTICSE 75 bingo phony, withdrawn" in words
     assert "Summary" in words and "Bingos missed" in words
     assert result.stderr == f"Warning: {EXAMPLE}, line 14: ENTICSE (played at M7) is not in kjxqz\n"
+
+
+def figure(value):
+    """A value as the review table shows it: a whole number as it is, else one decimal."""
+    return str(int(value)) if float(value).is_integer() else tenths(value)
 
 
 def units_of(data):
@@ -96,17 +106,18 @@ def units_of(data):
     units = []
     for t in data["turns"]:
         units.append(t["move"] + (f" {t['score']}" if t["kind"] == "play" else ""))
-        units += [f"{b['move']} {b['value']}" for b in t.get("best", [])]
+        units += [f"{b['move']} {figure(b['value'])}" for b in t.get("best", [])]
     return units
 
 
+@pytest.mark.parametrize("rank", ["score", "equity"])
 @pytest.mark.parametrize("top", ["1", "3"])
 @pytest.mark.parametrize("width", [80, 60])
-def test_review_table_keeps_each_move_on_one_line(runner, width, top):
+def test_review_table_keeps_each_move_on_one_line(runner, width, top, rank):
     """At 80 columns a move's position, word and score used to wrap (F4 GONI(A) / 23), and
     the summary's headers were cut (Revie…, Phoni…)."""
-    data = run_json(runner, "review", EXAMPLE, "--top", top)
-    result = runner.invoke(cli, ["review", EXAMPLE, "--top", top], env={"COLUMNS": str(width)})
+    data = run_json(runner, "review", EXAMPLE, "--top", top, "--rank", rank)
+    result = runner.invoke(cli, ["review", EXAMPLE, "--top", top, "--rank", rank], env={"COLUMNS": str(width)})
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert all(len(line) <= width and not line.endswith(" ") for line in lines), "\n".join(lines)
@@ -114,12 +125,15 @@ def test_review_table_keeps_each_move_on_one_line(runner, width, top):
     for unit in units_of(data):
         assert any(unit in line for line in lines), (unit, "\n".join(lines))
     text = "\n".join(lines)
-    for figure in ("Score", "Moves", "Reviewed", "Best found", "Points lost", "Bingos missed", "Phonies"):
-        assert f"│ {figure} " in text, figure
+    lost = "Points lost" if rank == "score" else "Equity lost"
+    for name in ("Score", "Moves", "Reviewed", "Best found", lost, "Bingos missed", "Phonies"):
+        assert f"│ {name} " in text, name
     summary = {
         line.split("│")[1].strip(): line.split("│")[2:4] for line in lines[lines.index("Summary") :] if "│" in line
     }
-    assert [c.strip() for c in summary["Points lost"]] == ["118", "30"]
+    assert [c.strip() for c in summary[lost]] == [figure(s["given_up"]) for s in data["summary"]]
+    if rank == "score":
+        assert [c.strip() for c in summary[lost]] == ["118", "30"]
     assert [c.strip() for c in summary["Bingos missed"]] == ["2", "0"]
 
 
@@ -299,3 +313,63 @@ def test_review_saves_what_it_printed_as_svg(runner, tmp_path):
     first_line = result.stdout.splitlines()[0].strip()
     assert first_line and first_line in text  # the SVG holds what was printed
     assert fails(runner, "review", EXAMPLE, "--json", "--svg", str(target)).startswith("Error:")
+
+
+# ---------------------------------------------------------------------------------------------
+# by equity (the default) and by score
+
+
+def test_review_by_equity_and_by_score(runner):
+    equity = run_json(runner, "review", EXAMPLE, "--top", "3")
+    score = run_json(runner, "review", EXAMPLE, "--top", "3", "--rank", "score")
+    assert (equity["ranking"], equity["leaves"]) == ("equity", "scrabble-kjxqz")
+    assert (score["ranking"], score["leaves"]) == ("score", None)
+    differ = 0
+    for by_equity, by_score in zip(equity["turns"], score["turns"], strict=True):
+        assert by_equity["turn"] == by_score["turn"] and by_equity["reviewed"] and by_score["reviewed"]
+        for option in by_equity["best"]:
+            assert round(1000 * option["value"]) == 1000 * option["score"] + round(1000 * option["leave_value"])
+        assert all(option["leave_value"] is None and option["value"] == option["score"] for option in by_score["best"])
+        lost = max(0, round(1000 * by_equity["best_value"]) - round(1000 * by_equity["value"]))
+        assert round(1000 * by_equity["given_up"]) == lost
+        differ += [b["move"] for b in by_equity["best"]] != [b["move"] for b in by_score["best"]]
+    assert differ > 0  # the leave values change the best moves
+    # by score the candidates are the plays and the pass; by equity the exchanges too, while
+    # the bag holds 7 tiles: alice's first rack AEEEOW? has 2 x 4 x 2 x 2 x 2 - 1 of them
+    first_equity, first_score = equity["turns"][0], score["turns"][0]
+    assert first_equity["candidates"] - first_score["candidates"] == 63
+    last_equity, last_score = equity["turns"][-1], score["turns"][-1]  # the bag empty: none
+    assert last_equity["candidates"] == last_score["candidates"]
+
+
+def test_review_with_a_leave_file(runner, tmp_path):
+    from array import array
+
+    from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
+    from solver_cli.formats.leavefile import write_leaves
+
+    path = tmp_path / "flat.leaves"
+    info = {"rules": "scrabble", "lexicon": "kjxqz", "rack_size": 7}
+    write_leaves(path, LeaveTable(array("h", [300]) * TABLE_SIZE), info)
+    data = run_json(runner, "review", EXAMPLE, "--leaves", str(path), "--player", "bob")
+    assert data["leaves"] == str(path)
+    first = data["turns"][0]  # bob's E5 JUT(E) 22 keeps ADV: 3 points, as every leave before the end
+    assert (first["move"], first["value"]) == ("E5 JUT(E)", 25.0)
+    assert first["best"][0]["value"] == first["best"][0]["score"] + 3
+    result = runner.invoke(cli, ["review", EXAMPLE, "--rank", "score", "--leaves", str(path)])
+    assert result.exit_code == 2 and "--leaves applies only with --rank equity" in result.stderr
+
+
+def test_greedy_games_reviewed_by_score_lose_nothing(runner, tmp_path, small_words):
+    words = tmp_path / "small.txt"
+    words.write_text("\n".join(small_words) + "\n")
+    games = tmp_path / "games"
+    made = runner.invoke(
+        cli, ["selfplay", "--games", "2", "--seed", "9", "--lexicon", str(words), "--save-games", str(games)]
+    )
+    assert made.exit_code == 0, made.output
+    for path in sorted(games.glob("*.gcg")):
+        data = run_json(runner, "review", str(path), "--lexicon", str(words), "--rank", "score")
+        assert all(t["given_up"] == 0 and t["rank"] == 1 for t in data["turns"])
+        by_equity = run_json(runner, "review", str(path), "--lexicon", str(words))
+        assert by_equity["ranking"] == "equity"

@@ -1,10 +1,13 @@
-"""Reviewing a game: every figure checked against the brute-force reference, the records
-`scrab selfplay --save-games` writes read back to the same scores (both rule sets) and
-reviewed with zero loss (greedy play is best by score), and the evaluator switch."""
+"""Reviewing a game: every figure checked against the brute-force reference, by score and
+by equity; the records `scrab selfplay --save-games` writes read back to the same scores
+(both rule sets) and reviewed with zero loss (greedy play is best by score, equity play by
+equity with its own table)."""
 
 from __future__ import annotations
 
 import json
+import random
+from array import array
 from math import prod
 from pathlib import Path
 
@@ -14,10 +17,14 @@ from positions import reference_args
 from reference import reference_moves
 
 from solver_cli.cli import cli
+from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack
+from solver_cli.engine.leaves import NOT_OUT_PENALTY, SCALE, TABLE_SIZE, LeaveTable
+from solver_cli.engine.movegen import generate_moves
 from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
 from solver_cli.formats.gcg_read import decode_gcg, read_gcg
-from solver_cli.games.review import SCORE, Evaluator, adjustments_json, leave_of, review_game
+from solver_cli.formats.leavefile import write_leaves
+from solver_cli.games.review import adjustments_json, review_game, turn_valuation
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "boards" / "example.gcg"
@@ -232,47 +239,117 @@ def test_progress_is_reported_per_turn(full_lexicon):
 
 
 # ---------------------------------------------------------------------------------------------
-# The evaluator is a parameter: an equity-like one values passes and exchanges too
+# By equity: score plus the value of the leave, exchanges among the candidates
 
 
-def test_an_evaluator_that_values_the_tiles_kept(small_gaddag, small_words):
-    """A toy leave value (a blank kept is worth 25, a Q kept costs 10): exchanges become
-    candidates, and the ranking follows the evaluator, not the score. Checked against the
-    reference's moves, valued the same way."""
+def random_table(seed: int) -> LeaveTable:
+    rng = random.Random(seed)
+    # Coarse values (hundredths of a point), so that equal equities happen too.
+    return LeaveTable(array("h", (rng.randrange(-30, 31) * 50 for _ in range(TABLE_SIZE))), f"random-{seed}")
 
-    def keep(tiles: list[int]) -> float:
-        return 25 * tiles[0] - 10 * tiles[17]
 
-    toy = Evaluator("toy", lambda board, rack, raw: raw[0] + keep(leave_of(board, rack, raw)), keep=keep)
+@pytest.fixture(scope="module")
+def table() -> LeaveTable:
+    return random_table(7)
+
+
+def kept_after(rack: str, placement) -> list[int]:
+    counts = parse_rack(rack, 7)
+    for *_, letter, blank in placement:
+        counts[0 if blank else ord(letter) - 64] -= 1
+    return counts
+
+
+def test_equity_review_matches_the_reference_valued_by_the_table(small_gaddag, small_words, table):
+    """Every candidate valued as score + the table's value of the tiles kept (thousandths of
+    a point, exact), the exchanges among them while the bag holds 7 tiles: the best value,
+    the rank and the count of candidates agree with the reference's moves valued so."""
     record = example_record()
-    review = review_game(record, small_gaddag, SCRABBLE, toy, top=3)
-    assert review.evaluator == "toy"
+    review = review_game(record, small_gaddag, SCRABBLE, table, top=3)
+    assert review.ranking == "equity"
     words = set(small_words)
     args = reference_args(SCRABBLE)
-    exchanges_seen = 0
+    exchanges_seen = checked = 0
     for r in review.turns[:8]:
         turn = r.turn
+        assert turn.bag > 0 and r.reviewed, turn.line
         rack = turn.rack
-        blanks, qs = rack.count("?"), rack.count("Q")
         moves = reference_moves(record.board_before(turn.number).to_rows(), rack, words, **args)
-        values = [
-            score + 25 * (blanks - sum(b for *_, b in p)) - 10 * (qs - sum(1 for *_, ch, b in p if ch == "Q" and not b))
-            for p, score in moves.items()
-        ]
-        candidates = [*values, 25 * blanks - 10 * qs]  # the plays and the pass
+        values = [score * SCALE + table.value(kept_after(rack, p)) for p, score in moves.items()]
+        whole = parse_rack(rack, 7)
+        candidates = [*values, table.value(whole)]  # the plays and the pass
         exchanges = 0
-        if turn.bag >= SCRABBLE.rack_size:
-            candidates.append(25 * blanks)  # the best exchange keeps the blanks and returns the Qs
+        if turn.bag >= SCRABBLE.exchange_min_bag:
             exchanges = prod(rack.count(ch) + 1 for ch in set(rack)) - 1  # distinct tile sets
             exchanges_seen += 1
+            candidates.append(max(table.value(sub) for sub in _sub_racks(whole) if sum(sub) < sum(whole)))
         best = max(candidates)
-        assert r.best_value == best, turn.line
+        assert r.best_value == best / SCALE, turn.line
         assert r.candidates == len(moves) + 1 + exchanges
-        assert r.best[0].value == best
-        if turn.kind == "exchange":
-            kept = 25 * blanks - 10 * (qs - turn.exchanged.count("Q")) - 25 * turn.exchanged.count("?")
-            assert r.value == kept
-    assert exchanges_seen >= 7
+        assert r.best[0].value == best / SCALE
+        if turn.kind == "play" and not turn.withdrawn:
+            # valued as placed, whether the small word list has the word or not
+            kept = parse_rack(rack, 7)
+            for *_, code in turn.placed:
+                kept[BLANK if code & BLANK_BIT else code & LETTER_MASK] -= 1
+            played = turn.computed * SCALE + table.value(kept)
+            assert r.value == played / SCALE
+            assert r.rank == 1 + sum(1 for v in candidates if v > played) + _better_exchanges(whole, table, played)
+            assert r.given_up == max(0, best - played) / SCALE
+            checked += 1
+    assert exchanges_seen >= 7 and checked >= 6
+
+
+def _sub_racks(whole: list[int]):
+    """Every sub-multiset of a rack (27 counts), the whole one included."""
+    subs = [[]]
+    for n in whole:
+        subs = [sub + [k] for sub in subs for k in range(n + 1)]
+    return subs
+
+
+def _better_exchanges(whole: list[int], table: LeaveTable, value: int) -> int:
+    """The exchanges (a proper sub-rack kept) worth more than ``value`` (the best of them is
+    already among the candidates counted, so it is left out here)."""
+    kept = [table.value(sub) for sub in _sub_racks(whole) if sum(sub) < sum(whole)]
+    best = max(kept)
+    return sum(1 for v in kept if v > value) - (best > value)
+
+
+def test_by_equity_with_an_empty_bag_the_opponent_holds_the_unseen_tiles(small_gaddag, table):
+    """At the end a leave has no future: keeping tiles costs twice their value and 10
+    points, going out gains twice the opponent's rack (the tiles unseen); no exchange."""
+    record = example_record()
+    last = record.turns[26]  # turn 27: alice's QRT, the bag empty, bob holding LU
+    assert (last.number, last.rack, last.bag) == (27, "QRT", 0)
+    rack = parse_rack("QRT", 7)
+    board = record.board_before(last.number)
+    valuation = turn_valuation(board, rack, last, SCRABBLE, table)
+    assert (valuation.bag, valuation.exchange, valuation.opponent, valuation.passes) == (0, 0, 2, True)
+    review = review_game(record, small_gaddag, SCRABBLE, table, top=1000, players=(0,))
+    turn = next(r for r in review.turns if r.turn.number == 27)
+    assert turn.value == 12 - 2 * (10 + 1) - NOT_OUT_PENALTY  # 10A (MAR)T keeps QR
+    plays = generate_moves(board, rack, small_gaddag, SCRABBLE)
+    assert turn.candidates == len(plays) + 1  # and the pass: no exchange
+    assert {o.kind for o in turn.best} == {"play", "pass"}
+    pass_option = next(o for o in turn.best if o.kind == "pass")
+    assert pass_option.value == -(2 * 12 + NOT_OUT_PENALTY)  # Q, R, T kept
+    values = []
+    for score, down, line, start, codes in plays:
+        kept = list(rack)
+        for k, code in enumerate(codes):
+            if not board.at(*((start + k, line) if down else (line, start + k))):
+                kept[BLANK if code & BLANK_BIT else code & LETTER_MASK] -= 1
+        left = sum(n * SCRABBLE.values[code] for code, n in enumerate(kept))
+        values.append(score + 2 * 2 if left == 0 else score - 2 * left - NOT_OUT_PENALTY)
+    assert turn.best_value == max(values) == turn.best[0].value
+
+
+def test_score_is_the_default_ranking(small_gaddag):
+    record = example_record()
+    by_default = review_game(record, small_gaddag, SCRABBLE)
+    assert by_default.ranking == "score"
+    assert by_default == review_game(record, small_gaddag, SCRABBLE, None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,6 +383,33 @@ def test_selfplay_records_replay_and_review_with_zero_loss(tmp_path, small_list,
     assert "play" in kinds
 
 
+def test_equity_players_reviewed_by_equity_with_their_table_lose_nothing(tmp_path, small_list, small_gaddag, table):
+    """Equity players choose by the same equity a review by equity ranks with: the same
+    bag, the same exchanges, the opponent's rack at the end. So with their own table their
+    games show zero loss, exchanges included; by score, the same games do not."""
+    leaves = tmp_path / "random.leaves"
+    write_leaves(leaves, table, {"rules": "scrabble", "lexicon": "small", "rack_size": 7})
+    games = tmp_path / "games"
+    player = f"equity:{leaves}"
+    result = CliRunner().invoke(
+        cli,
+        ["selfplay", "--games", "4", "--seed", "5", "--players", f"{player},{player}", "--lexicon", str(small_list)]
+        + ["--save-games", str(games), "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    kinds = set()
+    lost_by_score = 0.0
+    for path in sorted(games.glob("*.gcg")):
+        record = read_gcg(path.read_text(encoding="utf-8"), SCRABBLE, str(path), small_gaddag.contains)
+        review = review_game(record, small_gaddag, SCRABBLE, table)
+        for r in review.turns:
+            kinds.add(r.turn.kind)
+            assert r.reviewed and (r.given_up, r.rank) == (0, 1), (path.name, r.turn.line)
+        lost_by_score += sum(s.given_up for s in review_game(record, small_gaddag, SCRABBLE).players)
+    assert "exchange" in kinds  # a random table throws tiles back now and then
+    assert lost_by_score > 0
+
+
 def test_a_review_of_a_greedy_game_under_the_wrong_rules_finds_losses(small_gaddag):
     """The zero-loss result above is not a given: the same moves ranked under other
     rules lose points."""
@@ -316,7 +420,3 @@ def test_a_review_of_a_greedy_game_under_the_wrong_rules_finds_losses(small_gadd
     record = read_gcg(game_text(game), WWF, "g")
     review = review_game(record, small_gaddag, WWF)
     assert sum(s.given_up for s in review.players) > 0
-
-
-def test_score_is_the_default_evaluator():
-    assert SCORE.name == "score" and SCORE.keep is None
