@@ -1,4 +1,4 @@
-"""The ``selfplay`` command: greedy-versus-greedy games."""
+"""The ``selfplay`` command: games between two players, greedy ones by default."""
 
 from __future__ import annotations
 
@@ -8,12 +8,74 @@ from typing import TYPE_CHECKING
 
 import click
 
-from solver_cli.cli._common import console, lexicon_options, load_lexicon_for, progress_bar, to_click_error
+from solver_cli.cli._common import (
+    BadInput,
+    console,
+    lexicon_options,
+    load_lexicon_for,
+    print_wrapped,
+    progress_bar,
+    to_click_error,
+    warn,
+)
 from solver_cli.errors import InputError, ScrabError
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from solver_cli.engine.history import GameResult
-    from solver_cli.games.selfplay import SelfPlayRun
+    from solver_cli.engine.leaves import LeaveTable
+    from solver_cli.engine.rules import Rules
+    from solver_cli.games.selfplay import Player, SelfPlayRun, Standing
+
+PLAYER_KINDS = "greedy, equity or equity:FILE"
+
+
+def player_names(text: str) -> tuple[str, str]:
+    """The two names of ``--players A,B`` (spaces around them ignored)."""
+    names = [name.strip() for name in text.split(",")]
+    if len(names) != 2 or not all(names):
+        raise BadInput(f"--players {text!r}: give two players separated by a comma, e.g. equity,greedy")
+    for name in names:
+        kind = name.split(":", 1)[0]
+        if name == "equity:":
+            raise BadInput(f"--players {text!r}: equity: needs a leave file, e.g. equity:wwf.leaves")
+        if kind not in ("greedy", "equity") or (kind == "greedy" and name != "greedy"):
+            raise BadInput(f"--players {text!r}: unknown player {name!r} (use {PLAYER_KINDS})")
+    return names[0], names[1]
+
+
+def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> tuple[Player, Player]:
+    """The players ``names`` stand for: ``greedy``, ``equity`` (the leave table trained for
+    the rules and word list, as ``scrab solve`` ranks by) or ``equity:FILE``. Two players
+    of one name are told apart as ``NAME (1)`` and ``NAME (2)``."""
+    from solver_cli.formats.leavefile import read_leaves, table_for
+    from solver_cli.games.selfplay import GREEDY, Player
+    from solver_cli.lexicon.wordlist import lexicon_label
+
+    shipped: LeaveTable | None = None
+    players = []
+    for name in names:
+        if name == "greedy":
+            players.append(GREEDY)
+            continue
+        path = name.partition(":")[2]
+        if path:
+            table = read_leaves(path)
+            trained = table.info.get("rules")
+            if trained != rules.name:
+                warn(f"--players {name}: {path} holds leave values trained for {trained}, not {rules.name}")
+        else:
+            if shipped is None:
+                shipped, note = table_for(rules.name, lexicon_label(lexicon))
+                if note:
+                    warn(note)
+            table = shipped
+        players.append(Player(name, table))
+    first, second = players
+    if first.name == second.name:
+        first, second = Player(f"{first.name} (1)", first.leaves), Player(f"{second.name} (2)", second.leaves)
+    return first, second
 
 
 def prepare_folder(folder: str) -> Path:
@@ -35,31 +97,62 @@ def prepare_folder(folder: str) -> Path:
 @lexicon_options
 @click.option("--seed", type=int, default=None, help="Seed for the tile bags (default: a random seed, reported).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--players",
+    "players_text",
+    metavar="A,B",
+    default=None,
+    help=f"Two players ({PLAYER_KINDS}), each bag played twice with the seats swapped; "
+    "--games must then be even. Default: greedy against greedy, once per bag.",
+)
 @click.option("--save-games", "save_dir", metavar="DIR", default=None, help="Write each game as a GCG file in DIR.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.pass_context
 def selfplay(
-    games: int, rules: str, lexicon: str | None, seed: int | None, jobs: int, save_dir: str | None, as_json: bool
+    ctx: click.Context,
+    games: int,
+    rules: str,
+    lexicon: str | None,
+    seed: int | None,
+    jobs: int,
+    players_text: str | None,
+    save_dir: str | None,
+    as_json: bool,
 ) -> None:
-    """Play greedy-versus-greedy games and summarise them.
+    """Play games between two players and summarise them.
 
-    Each player always plays its highest-scoring move, from a real tile bag; with no move
-    it exchanges its whole rack (bag of 7 or more) or passes. The same --seed gives the
+    By default both players are greedy: each always plays its highest-scoring move, from a
+    real tile bag; with no move it exchanges its whole rack (bag of 7 or more) or passes.
+    --players A,B picks them: greedy; equity, which plays the move of highest equity (score
+    plus the value of the tiles kept, exchanges and the pass included) with the leave table
+    trained for the rules; or equity:FILE with the table in FILE. Each bag is then played
+    twice with the seats swapped, and each player gets its wins (a draw counts half), its
+    win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
     same games, whatever --jobs.
 
     \b
     Examples:
       scrab selfplay --games 10 --seed 1 --jobs 2
       scrab selfplay --games 4 --rules wwf --save-games games/ --json
+      scrab selfplay --players equity,greedy --games 2 --seed 1
+      scrab selfplay --players equity:wwf.leaves,greedy --rules wwf --games 2 --json
     """
     from solver_cli.engine.rules import load_rules
-    from solver_cli.games.selfplay import random_seed, run_selfplay
+    from solver_cli.games.selfplay import GREEDY, random_seed, run_selfplay
 
+    names = player_names(players_text) if players_text is not None else None
+    if names is not None and games % 2:
+        raise click.UsageError(
+            f"--games {games}: with --players each bag is played twice, seats swapped, so --games must be even", ctx
+        )
     try:
         rule_set = load_rules(rules)
+        players = make_players(names, rule_set, lexicon) if names is not None else (GREEDY, GREEDY)
         folder = prepare_folder(save_dir) if save_dir is not None else None
         lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
     except ScrabError as exc:
         raise to_click_error(exc) from None
+    mirrored = names is not None
     run_seed = random_seed() if seed is None else seed
 
     on_game = None
@@ -83,13 +176,18 @@ def selfplay(
                 games,
                 run_seed,
                 jobs,
+                players=players,
+                mirrored=mirrored,
                 on_game=on_game,
                 progress=progress,
             )
     except ScrabError as exc:
         raise to_click_error(exc) from None
 
+    from solver_cli.games.selfplay import standings
+
     s = run.summary
+    table = standings(run.outcomes, (players[0].name, players[1].name), mirrored) if mirrored else None
     if as_json:
         payload = {
             "rules": rule_set.name,
@@ -116,25 +214,40 @@ def selfplay(
             "moves_per_second": s.moves_per_second,
             "games_per_second": s.games_per_second,
             "saved_to": str(folder) if folder is not None else None,
-            "results": [
-                {
-                    "game": o.index + 1,
-                    "seed": o.seed,
-                    "scores": list(o.scores),
-                    "winner": "draw" if o.winner is None else ("p1", "p2")[o.winner],
-                    "bingos": list(o.bingos),
-                    "moves": o.turns,
-                    "end": o.end,
-                }
-                for o in run.outcomes
-            ],
         }
+        if table is not None:
+            payload["mirrored"] = True
+            payload["players"] = [
+                {
+                    "name": p.name,
+                    "wins": p.wins,
+                    "win_rate": p.win_rate,
+                    "ci95": list(p.ci95),
+                    "spread_mean": p.spread_mean,
+                }
+                for p in table
+            ]
+        payload["results"] = [
+            {
+                "game": o.index + 1,
+                "seed": o.seed,
+                "scores": list(o.scores),
+                "winner": "draw" if o.winner is None else ("p1", "p2")[o.winner],
+                "bingos": list(o.bingos),
+                "moves": o.turns,
+                "end": o.end,
+                **({"seats": list(o.seats)} if table is not None else {}),
+            }
+            for o in run.outcomes
+        ]
         click.echo(json.dumps(payload))
         return
-    print_summary(run, rule_set.name, lex.name, folder)
+    print_summary(run, rule_set.name, lex.name, folder, table)
 
 
-def print_summary(run: SelfPlayRun, rules: str, lexicon: str, folder: Path | None) -> None:
+def print_summary(
+    run: SelfPlayRun, rules: str, lexicon: str, folder: Path | None, players: list[Standing] | None = None
+) -> None:
     from rich.table import Table
 
     s = run.summary
@@ -144,11 +257,17 @@ def print_summary(run: SelfPlayRun, rules: str, lexicon: str, folder: Path | Non
         return f"{k:,} ({100 * k / n:.1f}%)"
 
     jobs = f", {run.jobs} jobs" if run.jobs > 1 else ""
-    table = Table(
-        title=f"{n:,} greedy game{'s' if n != 1 else ''}  ({rules}, {lexicon}, seed {run.seed}{jobs})",
-        title_justify="left",
-        header_style="bold",
-    )
+    games = f"game{'s' if n != 1 else ''}"
+    out = console()
+    if players is None:
+        title: str | None = f"{n:,} greedy {games}  ({rules}, {lexicon}, seed {run.seed}{jobs})"
+    else:
+        # The standings come first, under a title of their own: they are what a match is for.
+        match = f"{players[0].name} v {players[1].name}, each bag played twice with the seats swapped"
+        print_wrapped(out, f"{n:,} {games}: {match}  ({rules}, {lexicon}, seed {run.seed}{jobs})")
+        out.print(standings_table(players))
+        title = None
+    table = Table(title=title, title_justify="left", header_style="bold")
     table.add_column("Statistic")
     table.add_column("Value", justify="right")
     table.add_row("First-player wins", share(s.first_player_wins))
@@ -163,7 +282,26 @@ def print_summary(run: SelfPlayRun, rules: str, lexicon: str, folder: Path | Non
     table.add_row("Moves per second", f"{s.moves_per_second:,.1f}")
     table.add_row("Games per second", f"{s.games_per_second:,.2f}")
     table.add_row("Time (per game)", f"{s.seconds:,.1f} s ({s.game_seconds / n:.3f} s)")
-    out = console()
     out.print(table)
     if folder is not None:
         out.print(f"Games saved as GCG files in {folder}")
+
+
+def standings_table(players: list[Standing]) -> Table:
+    """Each player's wins (a draw counts half), win rate with its 95% confidence interval,
+    and mean spread (its score minus the opponent's, per game)."""
+    from rich.table import Table
+
+    table = Table(header_style="bold")
+    table.add_column("Player")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("Spread", justify="right")
+    for p in players:
+        low, high = p.ci95
+        wins = f"{p.wins:,.1f}".removesuffix(".0")
+        table.add_row(
+            p.name, wins, f"{100 * p.win_rate:.1f}%", f"{100 * low:.1f}-{100 * high:.1f}%", f"{p.spread_mean:+.1f}"
+        )
+    return table

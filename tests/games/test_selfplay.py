@@ -490,3 +490,92 @@ def test_cli_save_games_must_be_a_folder(word_file, tmp_path):
     result = run_cli("--games", "1", "--lexicon", word_file, "--save-games", str(target))
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip() == f"Error: --save-games {target}: is a file, not a folder"
+
+
+# --- two players, each bag played twice with the seats swapped (--players) ----------------
+
+
+@pytest.fixture(scope="module")
+def leave_file(tmp_path_factory) -> str:
+    """A leave table that rewards keeping blanks and an S and punishes a Q, so the equity
+    player differs from the greedy one (values in hundredths of a point)."""
+    from array import array
+
+    from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable, leave_of_index
+    from solver_cli.formats.leavefile import write_leaves
+
+    values = array("h", bytes(2 * TABLE_SIZE))
+    for index in range(1, 28 + 27 * 28 // 2):  # the leaves of one and two tiles
+        kept = leave_of_index(index)
+        values[index] = 2500 * kept[0] + 800 * kept[19] - 1200 * kept[17]
+    path = tmp_path_factory.mktemp("leaves") / "toy.leaves"
+    write_leaves(path, LeaveTable(values), {"rules": "scrabble", "lexicon": "small", "rack_size": 7})
+    return str(path)
+
+
+def test_cli_players_report_wins_rates_intervals_and_spreads(word_file, leave_file):
+    player = f"equity:{leave_file}"
+    result = run_cli("--players", f"{player},greedy", "--games", "8", "--seed", "2", "--lexicon", word_file, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["mirrored"] is True and data["games"] == 8
+    equity, greedy = data["players"]
+    assert (equity["name"], greedy["name"]) == (player, "greedy")
+    assert set(equity) == {"name", "wins", "win_rate", "ci95", "spread_mean"}
+    draws = sum(1 for r in data["results"] if r["winner"] == "draw")
+    assert equity["wins"] + greedy["wins"] == 8 and draws == data["draws"]
+    assert equity["spread_mean"] == pytest.approx(-greedy["spread_mean"])
+    for p in (equity, greedy):
+        low, high = p["ci95"]
+        assert 0 <= low <= p["win_rate"] <= high <= 1
+        assert p["win_rate"] == p["wins"] / 8
+    # Each bag twice, the seats swapped: game 2k and 2k + 1 share a seed.
+    results = data["results"]
+    for first, second in zip(results[::2], results[1::2], strict=True):
+        assert first["seed"] == second["seed"]
+        assert first["seats"] == [player, "greedy"] and second["seats"] == ["greedy", player]
+    # The equity player's own points, game by game, give its spread and wins.
+    spreads = [r["scores"][r["seats"].index(player)] - r["scores"][1 - r["seats"].index(player)] for r in results]
+    assert equity["spread_mean"] == pytest.approx(sum(spreads) / 8)
+    assert equity["wins"] == sum(1.0 if s > 0 else 0.5 if s == 0 else 0.0 for s in spreads)
+    table = run_cli("--players", f"{player},greedy", "--games", "8", "--seed", "2", "--lexicon", word_file)
+    assert table.exit_code == 0, table.output
+    text = " ".join(table.stdout.split())
+    assert "8 games: " in text and "each bag played twice with the seats swapped" in text
+    assert "Player" in text and "Win rate" in text and "95% interval" in text and "Spread" in text
+    assert f"{100 * equity['win_rate']:.1f}%" in text and f"{greedy['spread_mean']:+.1f}" in text
+
+
+def test_cli_players_of_one_kind_are_told_apart(word_file):
+    result = run_cli("--players", "greedy,greedy", "--games", "2", "--seed", "1", "--lexicon", word_file, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [p["name"] for p in data["players"]] == ["greedy (1)", "greedy (2)"]
+    # greedy against greedy on one bag, seats swapped: the same game twice, each player
+    # winning it once from the same seat
+    first, second = data["results"]
+    assert first["scores"] == second["scores"] and first["scores"][0] != first["scores"][1]
+    assert [(p["wins"], p["win_rate"], p["spread_mean"]) for p in data["players"]] == [(1.0, 0.5, 0.0)] * 2
+
+
+def test_cli_without_players_is_greedy_once_per_bag(word_file):
+    data = json.loads(run_cli("--games", "3", "--seed", "1", "--lexicon", word_file, "--json").stdout)
+    assert "players" not in data and "mirrored" not in data
+    assert len({r["seed"] for r in data["results"]}) == 3
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "equity,greedy", "--games", "3"], "--games 3: with --players each bag is played twice"),
+        (["--players", "greedy", "--games", "2"], "give two players separated by a comma"),
+        (["--players", "greedy,smart", "--games", "2"], "unknown player 'smart' (use greedy, equity or equity:FILE)"),
+        (["--players", "equity:,greedy", "--games", "2"], "equity: needs a leave file"),
+        (["--players", "equity:/no/such.leaves,greedy", "--games", "2"], "cannot read"),
+    ],
+)
+def test_cli_bad_players(word_file, args, message):
+    result = run_cli(*args, "--lexicon", word_file)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and message in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("Error: ")
