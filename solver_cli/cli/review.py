@@ -115,7 +115,6 @@ def review(
         parsed = parse_gcg(text, name)
         chosen = record_lexicon(lexicon, parsed.pragma("lexicon"), name)
         lex = load_lexicon_for(chosen, rule_set.max_side, as_json)
-        ranking = choose_ranking(rank, leaves_path, rule_set, chosen)
         record = replay_gcg(parsed, rule_set, lex.contains, lex.name)
         players: tuple[int, ...] = (0, 1)
         if player is not None:
@@ -130,6 +129,8 @@ def review(
         for number in show_boards:
             if number > count:
                 raise InputError(f"--show-board {number}: {name} has {count} turn{'s' if count != 1 else ''}")
+        # Once the record replays: a record that cannot be reviewed needs no note on leave values.
+        ranking = choose_ranking(rank, leaves_path, rule_set, chosen)
         wanted = sum(1 for t in record.turns if t.player in players and t.kind in ("play", "exchange", "pass"))
         with progress_bar(not as_json and wanted > 0, "Reviewing moves", wanted, counted=True) as update:
             progress = (lambda done, _total: update(done)) if update is not None else None
@@ -361,6 +362,8 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
     scores = f"{game.players[0]} {game.final_scores[0]}, {game.players[1]} {game.final_scores[1]}"
     digits = len(str(max((r.turn.number for r in result.turns), default=1)))
     best_header = "Best" if result.top == 1 else f"Best {result.top}"
+    if result.ranking == "equity":  # the best moves' figures are their equity, not their score
+        best_header += " (equity)"
     turn, rack = _Column("Turn"), _Column("Rack")
     played, rank = _Column("Played", wraps=True), _Column("Rank", "right")
     best, lost = _Column(best_header, wraps=True), _Column("Lost", "right")

@@ -143,7 +143,7 @@ def solve(
       scrab solve boards/midgame.txt --rack RETAINS --at N8 --show-board
       scrab solve boards/midgame.txt --rack 'AEIRST?' --must-use '?' --max-length 5
       scrab solve boards/example.gcg --turn 10
-      scrab solve boards/midgame.txt --rack UUVVWQI --top 5
+      scrab solve boards/midgame.txt --rack UUVWQIO --top 5
       scrab solve boards/midgame.txt --rack RETAINS --rank score --top 5
       scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZERS --leaves wwf.leaves
     """
