@@ -314,7 +314,8 @@ def _summary(game: GameRecord, player: int, reviews: list[TurnReview]) -> Player
         turns=len(mine),
         reviewed=len(done),
         matched=sum(1 for r in done if r.matched),
-        given_up=sum(r.given_up for r in done),
+        # Equity is exact to the thousandth: no float dust (0.1 + 0.2) in the total.
+        given_up=round(sum(r.given_up for r in done), 3),
         bingos=sum(1 for t in plays if t.bingo and not t.withdrawn),
         bingos_missed=sum(1 for r in done if r.bingo_missed),
         phonies=sum(1 for t in plays if t.phonies),

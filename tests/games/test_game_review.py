@@ -420,3 +420,13 @@ def test_a_review_of_a_greedy_game_under_the_wrong_rules_finds_losses(small_gadd
     record = read_gcg(game_text(game), WWF, "g")
     review = review_game(record, small_gaddag, WWF)
     assert sum(s.given_up for s in review.players) > 0
+
+
+def test_equity_lost_adds_up_to_the_thousandth(small_gaddag):
+    rng = random.Random(11)  # hundredths of a point, most of them no binary fraction
+    fine = LeaveTable(array("h", (rng.randrange(-3000, 3001) for _ in range(TABLE_SIZE))))
+    review = review_game(example_record(), small_gaddag, SCRABBLE, fine)
+    assert any(sum(r.given_up for r in review.turns if r.turn.player == p) * SCALE % 1 for p in (0, 1))
+    for summary in review.players:
+        exact = sum(round(r.given_up * SCALE) for r in review.turns if r.turn.player == summary.player)
+        assert summary.given_up == exact / SCALE  # not the float sum, with its dust
