@@ -19,9 +19,11 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 
+from solver_cli.engine import movegen
 from solver_cli.engine.alphabet import parse_rack
 from solver_cli.engine.movegen import chosen_engine, count_moves, ranked_moves
 from solver_cli.engine.rules import load_rules
+from solver_cli.errors import InputError
 from solver_cli.formats.boardfile import parse_board
 from solver_cli.lexicon import load_lexicon
 from solver_cli.lexicon.cache import CACHE_ENV
@@ -233,6 +235,8 @@ def run_bench(
     """``engines``: the move generators to time (default: the one in use)."""
     say = report or (lambda message: None)
     engines = engines or [chosen_engine()]
+    if "native" in engines and not movegen.NATIVE_BUILT:
+        raise InputError("the native move generator is not built (it needs a C compiler at install time)")
     build = None
     if not skip_build:
         say("cold GADDAG build")

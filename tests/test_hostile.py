@@ -41,6 +41,7 @@ from solver_cli.cli import cli
 from solver_cli.engine.board import Board
 from solver_cli.engine.ranking import solve
 from solver_cli.engine.rules import load_rules
+from solver_cli.engine.unseen import valuation_for
 from solver_cli.lexicon.build import build_gaddag
 
 # --------------------------------------------------------------------------- shared data
@@ -144,8 +145,10 @@ def rack_display(rack: str) -> str:
 
 
 def expected_solution(grid: list[str], rack: str, top: int | None, gaddag=SMALL_GADDAG, rules=SCRABBLE):
-    """(total, [(position, word, score)...]) from the library called directly."""
-    solution = solve(grid_board(grid), rack_counts(rack), gaddag, rules, limit=top)
+    """(total, [(position, word, score)...]) from the library called directly, ranked by
+    score as the commands here ask (--rank score: exchanges and the pass follow the plays)."""
+    board, counts = grid_board(grid), rack_counts(rack)
+    solution = solve(board, counts, gaddag, rules, limit=top, valuation=valuation_for(board, counts, rules, None))
     return solution.total, [(m.position, m.word, m.score) for m in solution.moves]
 
 
@@ -233,7 +236,7 @@ RACKS = st.one_of(st.text(CLEAN_RACK_CHARS, max_size=9), st.text(RACK_CHARS, max
 @settings(max_examples=3000, **FUZZ)
 @given(rack=RACKS, as_json=st.booleans())
 def test_fuzz_racks(small_list, rack, as_json):
-    args = ["solve", "-", f"--rack={rack}", "--lexicon", str(small_list), "--top", "5"]
+    args = ["solve", "--rank", "score", "-", f"--rack={rack}", "--lexicon", str(small_list), "--top", "5"]
     result = invoke(args + (["--json"] if as_json else []), input=board_text(SANE_GRID))
     stripped = rack.strip()
     valid = (
@@ -384,7 +387,8 @@ def test_fuzz_board_files(tmp_path, small_list, data):
         board_arg, stdin = str(tmp_path / "board.txt"), None
         Path(board_arg).write_bytes(raw)
     result = invoke(
-        ["solve", board_arg, f"--rack={rack}", "--lexicon", str(small_list), "--top", "4", "--json"], input=stdin
+        ["solve", "--rank", "score", board_arg, f"--rack={rack}", "--lexicon", str(small_list), "--top", "4", "--json"],
+        input=stdin,
     )
     if damage == "none":
         data_out = assert_json(result)
@@ -446,7 +450,7 @@ def test_fuzz_arbitrary_board_content(tmp_path, small_list, content, via_stdin, 
     else:
         board_arg, stdin = str(tmp_path / "board.txt"), None
         Path(board_arg).write_bytes(raw)
-    args = ["solve", board_arg, "--lexicon", str(small_list), "--top", "3", "--json"]
+    args = ["solve", "--rank", "score", board_arg, "--lexicon", str(small_list), "--top", "3", "--json"]
     if rack_option:
         args.append("--rack=AEST?")
     result = invoke(args, input=stdin)
@@ -636,7 +640,7 @@ def test_fuzz_hooks(small_list, words):
 
 
 def solve_args(board: str, *extra: str, lexicon: Path) -> list[str]:
-    return ["solve", board, "--lexicon", str(lexicon), *extra]
+    return ["solve", "--rank", "score", board, "--lexicon", str(lexicon), *extra]
 
 
 def test_control_character_in_a_row_is_reported_at_its_line_and_column(tmp_path, small_list):
@@ -674,7 +678,7 @@ def test_very_long_line_is_refused_quickly(tmp_path, small_list):
 @pytest.mark.parametrize("rack", ["???????", "??", "ZZZZZZZ", "qqqqqqq", "a?b?c?d"])
 def test_many_blanks_and_impossible_racks_still_solve_correctly(small_list, rack):
     result = invoke(
-        ["solve", "-", f"--rack={rack}", "--lexicon", str(small_list), "--top", "10", "--json"],
+        ["solve", "--rank", "score", "-", f"--rack={rack}", "--lexicon", str(small_list), "--top", "10", "--json"],
         input=board_text(SANE_GRID),
     )
     data = assert_json(result)
@@ -727,17 +731,31 @@ def test_huge_board_file_is_refused_quickly_without_reading_it(tmp_path, small_l
         fh.truncate(100 * 2**20)
     started = time.monotonic()
     # Under an 80 MB address-space limit, reading the 100 MB file whole would fail.
-    proc = scrab("solve", str(big), "--rack", "AB", "--lexicon", str(small_list), preexec_fn=cap_memory(80))
+    proc = scrab(
+        "solve", "--rank", "score", str(big), "--rack", "AB", "--lexicon", str(small_list), preexec_fn=cap_memory(80)
+    )
     assert time.monotonic() - started < 5
     assert_proc_error(proc, contains=(str(big),))
 
 
 def test_endless_or_huge_board_streams_are_refused_without_reading_them_whole(small_list):
-    proc = scrab("solve", "/dev/zero", "--rack", "AB", "--lexicon", str(small_list), timeout=20)
+    proc = scrab("solve", "--rank", "score", "/dev/zero", "--rack", "AB", "--lexicon", str(small_list), timeout=20)
     assert_proc_error(proc, contains=("/dev/zero",))
     # 100 MB on stdin: scrab stops reading early, so the writer meets a closed pipe.
     child = subprocess.Popen(
-        [sys.executable, "-m", "solver_cli", "solve", "-", "--rack", "AB", "--lexicon", str(small_list)],
+        [
+            sys.executable,
+            "-m",
+            "solver_cli",
+            "solve",
+            "--rank",
+            "score",
+            "-",
+            "--rack",
+            "AB",
+            "--lexicon",
+            str(small_list),
+        ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -773,7 +791,7 @@ def test_binary_board_files_are_refused_with_one_line(tmp_path, small_list, cont
     path = tmp_path / "board.bin"
     path.write_bytes(content)
     started = time.monotonic()
-    proc = scrab("solve", str(path), "--rack", "AB", "--lexicon", str(small_list))
+    proc = scrab("solve", "--rank", "score", str(path), "--rack", "AB", "--lexicon", str(small_list))
     assert time.monotonic() - started < 10
     assert_proc_error(proc, contains=(str(path),))
 
@@ -796,13 +814,35 @@ def test_very_long_arguments_are_a_clear_error(small_list):
     """A name longer than the OS allows (ENAMETOOLONG) is still bad input, not a crash."""
     long_cgp = "/".join(["15"] * 15) + " AB/ 0/0 0 lex " + "L" * 300 + ";"
     cases = [
-        ["solve", "board-" + "x" * 300 + ".txt", "--rack", "AB", "--lexicon", str(small_list)],
-        ["solve", "1" * 300 + "/15 AB/ 0/0 0", "--lexicon", str(small_list)],
-        ["solve", long_cgp, "--lexicon", str(small_list)],
-        ["solve", "-", "--rack", "AB", "--lexicon", "words-" + "y" * 300 + ".txt"],
+        ["solve", "--rank", "score", "board-" + "x" * 300 + ".txt", "--rack", "AB", "--lexicon", str(small_list)],
+        ["solve", "--rank", "score", "1" * 300 + "/15 AB/ 0/0 0", "--lexicon", str(small_list)],
+        ["solve", "--rank", "score", long_cgp, "--lexicon", str(small_list)],
+        ["solve", "--rank", "score", "-", "--rack", "AB", "--lexicon", "words-" + "y" * 300 + ".txt"],
         ["anagram", "AB", "--lexicon", "words-" + "y" * 300],
-        ["solve", "-", "--rack", "AB", "--lexicon", str(small_list), "--rules", "rules-" + "z" * 300 + ".toml"],
-        ["solve", "-", "--rack", "AB", "--lexicon", str(small_list), "--rules", "rules-" + "z" * 300],
+        [
+            "solve",
+            "--rank",
+            "score",
+            "-",
+            "--rack",
+            "AB",
+            "--lexicon",
+            str(small_list),
+            "--rules",
+            "rules-" + "z" * 300 + ".toml",
+        ],
+        [
+            "solve",
+            "--rank",
+            "score",
+            "-",
+            "--rack",
+            "AB",
+            "--lexicon",
+            str(small_list),
+            "--rules",
+            "rules-" + "z" * 300,
+        ],
     ]
     crashed = []
     for args in cases:
@@ -845,7 +885,8 @@ def test_rules_file_with_enormous_integer_is_a_clear_error(tmp_path, small_list)
     path = tmp_path / "huge.toml"
     path.write_text(text.replace("bingo_bonus = 50", "bingo_bonus = " + "9" * 5000))
     result = invoke(
-        ["solve", "-", "--rack", "AB", "--lexicon", str(small_list), "--rules", str(path)], input=board_text(SANE_GRID)
+        ["solve", "--rank", "score", "-", "--rack", "AB", "--lexicon", str(small_list), "--rules", str(path)],
+        input=board_text(SANE_GRID),
     )
     if result.exit_code != 0:
         assert_error(result, contains=(str(path),))
@@ -869,7 +910,8 @@ def test_bad_rules_files_are_one_line_errors(tmp_path, small_list, content):
     path = tmp_path / "rules.toml"
     path.write_bytes(content)
     result = invoke(
-        ["solve", "-", "--rack", "AB", "--lexicon", str(small_list), "--rules", str(path)], input=board_text(SANE_GRID)
+        ["solve", "--rank", "score", "-", "--rack", "AB", "--lexicon", str(small_list), "--rules", str(path)],
+        input=board_text(SANE_GRID),
     )
     assert_error(result, contains=(str(path),))
 
@@ -877,7 +919,7 @@ def test_bad_rules_files_are_one_line_errors(tmp_path, small_list, content):
 @pytest.mark.parametrize("option", ["--rules", "--lexicon"])
 def test_endless_rules_or_word_list_does_not_hang(small_list, option):
     """/dev/zero as a rules file or word list: refused within seconds, memory bounded."""
-    args = ["solve", "-", "--rack", "AB", "--lexicon", str(small_list), option, "/dev/zero"]
+    args = ["solve", "--rank", "score", "-", "--rack", "AB", "--lexicon", str(small_list), option, "/dev/zero"]
     started = time.monotonic()
     try:
         proc = scrab(*args, input=board_text(SANE_GRID), timeout=15, preexec_fn=cap_memory(1024))
@@ -897,13 +939,18 @@ def warnings_of(result) -> list[str]:
 def odd_board_run(small_list, grid, rack="AEST"):
     """Table and JSON runs: both exit 0 and print moves; returns the table run's warnings."""
     text = board_text(grid)
-    table = invoke(["solve", "-", "--rack", rack, "--lexicon", str(small_list), "--top", "5"], input=text)
+    table = invoke(
+        ["solve", "--rank", "score", "-", "--rack", rack, "--lexicon", str(small_list), "--top", "5"], input=text
+    )
     no_crash(table)
     assert table.exit_code == 0, describe(table)
     assert "Warning" not in table.stdout  # warnings never on stdout
     assert stderr_lines(table.stderr) == warnings_of(table)
     data = assert_json(
-        invoke(["solve", "-", "--rack", rack, "--lexicon", str(small_list), "--top", "5", "--json"], input=text)
+        invoke(
+            ["solve", "--rank", "score", "-", "--rack", rack, "--lexicon", str(small_list), "--top", "5", "--json"],
+            input=text,
+        )
     )
     assert data["moves"] and json_moves(data) == expected_solution(grid, rack, 5)
     best = data["moves"][0]
@@ -964,6 +1011,8 @@ def env_with(cache: Path) -> dict:
 def solve_proc(board: Path, list_path: Path, cache: Path, *extra, **kwargs) -> subprocess.CompletedProcess:
     return scrab(
         "solve",
+        "--rank",
+        "score",
         str(board),
         "--rack",
         "AEST?",
@@ -1104,6 +1153,8 @@ def scrab_unprivileged(board: Path, list_path: Path, cache: Path) -> subprocess.
         "-m",
         "solver_cli",
         "solve",
+        "--rank",
+        "score",
         str(board),
         "--rack",
         "AEST?",
@@ -1192,7 +1243,7 @@ def test_disk_full_half_way_through_the_write_in_process(tmp_path, small_list, m
 
     monkeypatch.setattr(lexmod.pickle, "dump", half_then_full)
     result = invoke(
-        ["solve", "-", "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8", "--json"],
+        ["solve", "--rank", "score", "-", "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8", "--json"],
         input=board_text(SANE_GRID),
     )
     assert json_moves(assert_json(result)) == expected_sane()
@@ -1200,7 +1251,7 @@ def test_disk_full_half_way_through_the_write_in_process(tmp_path, small_list, m
     assert list(cache.iterdir()) == []
     monkeypatch.setattr(lexmod.pickle, "dump", real_dump)
     result = invoke(
-        ["solve", "-", "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8", "--json"],
+        ["solve", "--rank", "score", "-", "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8", "--json"],
         input=board_text(SANE_GRID),
     )
     assert json_moves(assert_json(result, quiet=True)) == expected_sane()
@@ -1223,6 +1274,8 @@ def test_killed_in_the_middle_of_a_build(tmp_path, sane_board, medium_list, monk
             "-m",
             "solver_cli",
             "solve",
+            "--rank",
+            "score",
             str(sane_board),
             "--rack",
             "AEST?",
@@ -1274,6 +1327,8 @@ def test_killed_in_the_middle_of_the_cache_write(tmp_path, sane_board, small_lis
             "-c",
             SLOW_WRITER,
             "solve",
+            "--rank",
+            "score",
             str(sane_board),
             "--rack",
             "AEST?",
@@ -1333,6 +1388,8 @@ def test_eight_solvers_at_once_on_a_cold_cache(tmp_path, sane_board, small_list,
         "-m",
         "solver_cli",
         "solve",
+        "--rank",
+        "score",
         str(sane_board),
         "--rack",
         "AEST?",
@@ -1359,6 +1416,8 @@ def test_eight_solvers_at_once_on_a_damaged_cache(tmp_path, sane_board, small_li
         "-m",
         "solver_cli",
         "solve",
+        "--rank",
+        "score",
         str(sane_board),
         "--rack",
         "AEST?",
@@ -1386,7 +1445,7 @@ def test_edited_word_list_is_rebuilt_by_content_not_mtime(tmp_path, monkeypatch)
     path = tmp_path / "words.txt"
     path.write_text("\n".join(sorted(before)) + "\n")
     stat = path.stat()
-    args = ["solve", "-", "--rack", "SX", "--lexicon", str(path), "--all", "--json"]
+    args = ["solve", "--rank", "score", "-", "--rack", "SX", "--lexicon", str(path), "--all", "--json"]
     first = assert_json(invoke(args, input=board_text(SANE_GRID)), quiet=True)
     path.write_text("\n".join(sorted(after)) + "\n")
     assert path.stat().st_size == stat.st_size
@@ -1413,7 +1472,9 @@ def test_empty_or_unusable_word_list_is_a_clear_error(tmp_path, monkeypatch, con
     monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "words.txt"
     path.write_bytes(content)
-    result = invoke(["solve", "-", "--rack", "AB", "--lexicon", str(path)], input=board_text(SANE_GRID))
+    result = invoke(
+        ["solve", "--rank", "score", "-", "--rack", "AB", "--lexicon", str(path)], input=board_text(SANE_GRID)
+    )
     assert_error(result, warnings=warned, contains=(str(path), "no usable words"))
 
 
@@ -1431,14 +1492,18 @@ def test_unreadable_word_list_is_a_clear_error(tmp_path, monkeypatch, content):
     monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "words.txt"
     path.write_bytes(content)
-    result = invoke(["solve", "-", "--rack", "AB", "--lexicon", str(path)], input=board_text(SANE_GRID))
+    result = invoke(
+        ["solve", "--rank", "score", "-", "--rack", "AB", "--lexicon", str(path)], input=board_text(SANE_GRID)
+    )
     assert_error(result, warnings=True, contains=(str(path),))
 
 
 def test_word_list_arguments_that_are_not_files(tmp_path, monkeypatch):
     monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path / "cache"))
     for name in [str(tmp_path), str(tmp_path / "missing.txt"), "kjxqz.txt.gz", str(tmp_path / "no" / "where.txt")]:
-        assert_error(invoke(["solve", "-", "--rack", "AB", "--lexicon", name], input=board_text(SANE_GRID)))
+        assert_error(
+            invoke(["solve", "--rank", "score", "-", "--rack", "AB", "--lexicon", name], input=board_text(SANE_GRID))
+        )
 
 
 def test_word_list_with_a_byte_order_mark_keeps_its_first_word(tmp_path, monkeypatch):
@@ -1456,7 +1521,7 @@ def test_gzipped_word_list_works(tmp_path, monkeypatch):
     path.write_bytes(gzip.compress(("\n".join(SMALL_WORDS) + "\n").encode()))
     data = assert_json(
         invoke(
-            ["solve", "-", "--rack", "AEST?", "--lexicon", str(path), "--top", "8", "--json"],
+            ["solve", "--rank", "score", "-", "--rack", "AEST?", "--lexicon", str(path), "--top", "8", "--json"],
             input=board_text(SANE_GRID),
         ),
         quiet=True,
@@ -1471,13 +1536,13 @@ def test_gzipped_word_list_works(tmp_path, monkeypatch):
     "args",
     [
         ["solve"],
-        ["solve", "{board}"],
-        ["solve", "{board}", "--rack"],
-        ["solve", "{board}", "--rack", "AB", "--top", "0"],
-        ["solve", "{board}", "--rack", "AB", "--top", "many"],
-        ["solve", "{board}", "--rack", "AB", "--top", "9" * 5000],
-        ["solve", "{board}", "--rack", "AB", "--bogus"],
-        ["solve", "{board}", "{board}", "--rack", "AB"],
+        ["solve", "--rank", "score", "{board}"],
+        ["solve", "--rank", "score", "{board}", "--rack"],
+        ["solve", "--rank", "score", "{board}", "--rack", "AB", "--top", "0"],
+        ["solve", "--rank", "score", "{board}", "--rack", "AB", "--top", "many"],
+        ["solve", "--rank", "score", "{board}", "--rack", "AB", "--top", "9" * 5000],
+        ["solve", "--rank", "score", "{board}", "--rack", "AB", "--bogus"],
+        ["solve", "--rank", "score", "{board}", "{board}", "--rack", "AB"],
         ["no-such-command"],
         ["anagram"],
         ["pattern", "--rack"],
@@ -1504,7 +1569,8 @@ def test_json_is_always_valid_json(tmp_path, small_list):
     ]
     for grid, extra, rules in cases:
         result = invoke(
-            ["solve", "-", "--lexicon", str(small_list), "--rules", rules, "--json", *extra], input=board_text(grid)
+            ["solve", "--rank", "score", "-", "--lexicon", str(small_list), "--rules", rules, "--json", *extra],
+            input=board_text(grid),
         )
         data = assert_json(result)
         rule_set = load_rules(rules)
@@ -1516,14 +1582,18 @@ def test_json_is_always_valid_json(tmp_path, small_list):
 
 
 def test_results_on_stdout_and_nothing_on_stderr(sane_board, small_list):
-    invoke(["solve", str(sane_board), "--rack", "AEST?", "--lexicon", str(small_list)])  # warm the cache
-    table = invoke(["solve", str(sane_board), "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8"])
+    invoke(
+        ["solve", "--rank", "score", str(sane_board), "--rack", "AEST?", "--lexicon", str(small_list)]
+    )  # warm the cache
+    table = invoke(
+        ["solve", "--rank", "score", str(sane_board), "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8"]
+    )
     no_crash(table)
     assert table.exit_code == 0 and table.stderr == ""
     total, moves = expected_sane()
     for position, _word, score in moves:
         assert position in table.stdout and str(score) in table.stdout
-    none = invoke(["solve", str(sane_board), "--rack", "Q", "--lexicon", str(small_list)])
+    none = invoke(["solve", "--rank", "score", str(sane_board), "--rack", "Q", "--lexicon", str(small_list)])
     no_crash(none)
     assert none.exit_code == 0 and none.stderr == "" and none.stdout.strip()
 
@@ -1553,6 +1623,8 @@ def test_progress_goes_to_a_terminal_stderr_only(tmp_path, sane_board, medium_li
                 "-m",
                 "solver_cli",
                 "solve",
+                "--rank",
+                "score",
                 str(sane_board),
                 "--rack",
                 "AEST?",
@@ -1588,6 +1660,8 @@ def test_closed_stdout_pipe_is_not_a_traceback(tmp_path, sane_board, small_list)
                 "-m",
                 "solver_cli",
                 "solve",
+                "--rank",
+                "score",
                 str(sane_board),
                 "--rack",
                 "AEST??",
@@ -1618,6 +1692,8 @@ def test_full_disk_on_stdout_is_a_one_line_error(tmp_path, sane_board, small_lis
                     "-m",
                     "solver_cli",
                     "solve",
+                    "--rank",
+                    "score",
                     str(sane_board),
                     "--rack",
                     "AEST?",
@@ -1642,7 +1718,10 @@ def test_cgp_output_with_an_awkward_lexicon_name(tmp_path, monkeypatch):
     monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "my;words.txt"
     path.write_text("\n".join(SMALL_WORDS) + "\n")
-    result = invoke(["solve", "-", "--rack", "AEST?", "--lexicon", str(path), "--cgp"], input=board_text(SANE_GRID))
+    result = invoke(
+        ["solve", "--rank", "score", "-", "--rack", "AEST?", "--lexicon", str(path), "--cgp"],
+        input=board_text(SANE_GRID),
+    )
     no_crash(result)
     assert result.exit_code in (0, 2), describe(result)
     if result.exit_code == 2:

@@ -38,7 +38,13 @@ def leaves_file_option(func: Any) -> Any:
 
 @click.group()
 def leaves() -> None:
-    """Leave values: what the tiles a move keeps are worth (see docs/equity.md)."""
+    """Leave values: what the tiles a move keeps are worth (see docs/equity.md).
+
+    \b
+    Examples:
+      scrab leaves show '?' S QU UU
+      scrab leaves train --games 40 --rounds 2 -o /tmp/scrab-try.leaves
+    """
 
 
 @leaves.command()

@@ -92,7 +92,10 @@ def standings(outcomes: list[GameOutcome], names: tuple[str, str], mirrored: boo
     """Both players' results. The first player of ``names`` sits first in even games and,
     in a mirrored run, second in odd ones. The interval is the normal one over independent
     units: in a mirrored run a unit is a pair of games on the same bag (its points shared
-    between the seats, so the luck of the draw is paired away), else a game."""
+    between the seats, so the luck of the draw is paired away), else a game. Its variance
+    counts two more units, one lost and one won outright (as Agresti and Coull's interval
+    adds pseudo-counts): a short run whose pairs all split evenly would otherwise claim an
+    interval of zero width; over thousands of units they change nothing that shows."""
     results = []
     for me in (0, 1):
         points: list[float] = []  # per game, this player's result: 1 win, 0.5 draw, 0 loss
@@ -108,7 +111,8 @@ def standings(outcomes: list[GameOutcome], names: tuple[str, str], mirrored: boo
         rate = sum(points) / len(points) if points else 0.0
         if n > 1:
             mean = sum(units) / n
-            var = sum((u - mean) ** 2 for u in units) / (n - 1)
+            padded = [*units, 0.0, scale]  # the two pseudo-units: a loss and a win outright
+            var = sum((u - mean) ** 2 for u in padded) / (len(padded) - 1)
             half = 1.959963984540054 * math.sqrt(var / n) / scale
         else:
             half = 1.0

@@ -2,10 +2,12 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from solver_cli.bench import POSITIONS
 from solver_cli.cli import cli
+from solver_cli.engine.movegen import NATIVE_BUILT, chosen_engine
 from solver_cli.lexicon.build import chosen_builder
 
 
@@ -25,7 +27,10 @@ def test_bench_reports_every_field(tmp_path, small_words):
     assert [(p["position"], p["rack"]) for p in data["positions"]] == [(name, rack) for name, _, _, rack in POSITIONS]
     assert {p["blanks"] for p in data["positions"]} == {0, 1, 2}
     assert {p["rules"] for p in data["positions"]} == {"scrabble", "wwf"}
-    assert all(p["moves"] > 0 and p["generate"]["median_ms"] > 0 for p in data["positions"])
+    assert data["engines"] == [chosen_engine()]
+    for p in data["positions"]:
+        figures = p["engines"][chosen_engine()]
+        assert p["moves"] > 0 and figures["every"]["median_ms"] > 0 and figures["best"]["median_ms"] > 0
     assert data["command_args"][:2] == ["scrab", "solve"] and "--json" in data["command_args"]
 
 
@@ -40,3 +45,24 @@ def test_bench_table(tmp_path, small_words):
     assert "cold GADDAG build" not in result.stdout
     for _name, _, _, rack in POSITIONS:
         assert rack in result.stdout
+
+
+@pytest.mark.skipif(not NATIVE_BUILT, reason="the native engine is not built")
+def test_both_engines_side_by_side(tmp_path, small_words):
+    """--engine both: each position timed on both engines in one run, and the speed-up."""
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(small_words) + "\n")
+    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--engine", "both"]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    assert data["engines"] == ["native", "python"]
+    assert all(set(p["engines"]) == {"native", "python"} for p in data["positions"])
+    table = CliRunner().invoke(cli, args, env={"COLUMNS": "200"}).stdout
+    assert "native every" in table and "python best" in table and "native speed-up" in table
+
+
+def test_an_engine_that_is_not_built_is_a_clear_error(monkeypatch):
+    from solver_cli.engine import movegen
+
+    monkeypatch.setattr(movegen, "NATIVE_BUILT", False)
+    result = CliRunner().invoke(cli, ["bench", "--skip-build", "--skip-command", "--engine", "both"])
+    assert result.exit_code == 2 and "native move generator is not built" in result.stderr

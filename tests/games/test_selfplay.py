@@ -579,3 +579,34 @@ def test_cli_bad_players(word_file, args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and message in result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("Error: ")
+
+
+def _outcomes(points: list[tuple[int, int]]) -> list:
+    from solver_cli.engine.history import GameOutcome
+
+    return [GameOutcome(i, 0, scores, (0, 0), 20, 18, "out", 0.0) for i, scores in enumerate(points)]
+
+
+def test_standings_count_draws_half_and_swap_seats_in_mirrored_runs():
+    from solver_cli.games.selfplay import standings
+
+    # Scores by seat; B sits first in odd games. Pairs on one bag: A wins both; the first
+    # seat wins both (one game each); two draws.
+    games = _outcomes([(400, 300), (310, 390), (360, 350), (360, 350), (300, 300), (300, 300)])
+    a, b = standings(games, ("A", "B"), mirrored=True)
+    assert (a.games, a.wins, b.wins) == (6, 4.0, 2.0)
+    assert a.spread_mean == (100 + 80 + 10 - 10 + 0 + 0) / 6 == -b.spread_mean
+    assert a.ci95[0] < a.win_rate < a.ci95[1] and abs(a.win_rate + b.win_rate - 1) < 1e-12
+
+
+def test_an_even_split_still_has_an_interval():
+    """Ten pairs that all split 1-1: win rate 50%, and an interval of some width around it
+    (the two pseudo-units), not a zero-width certainty."""
+    from solver_cli.games.selfplay import standings
+
+    games = _outcomes([(400, 300), (400, 300)] * 10)  # the first seat always wins
+    a, _ = standings(games, ("A", "B"), mirrored=True)
+    assert a.win_rate == 0.5 and a.ci95[0] < 0.45 and a.ci95[1] > 0.55
+    many = _outcomes([(400, 300), (400, 300)] * 5000)
+    wide = standings(many, ("A", "B"), mirrored=True)[0].ci95
+    assert wide[1] - wide[0] < 0.02  # over 5,000 pairs the padding no longer shows
