@@ -86,12 +86,14 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
         return
     from rich.table import Table
 
-    out = Table(title=f"Leave values  ({table.name})", title_justify="left", header_style="bold")
-    out.add_column("Leave")
-    out.add_column("Value", justify="right")
+    shown = Table(header_style="bold")
+    shown.add_column("Leave")
+    shown.add_column("Value", justify="right")
     for text, value in values.items():
-        out.add_row(text, f"{value:+.2f}")
-    console().print(out)
+        shown.add_row(text, f"{value:+.2f}")
+    out = console()
+    out.print(f"Leave values from {table.name}, in points ({rule_set.name})")
+    out.print(shown)
 
 
 @leaves.command()
@@ -151,6 +153,7 @@ def train(
     from solver_cli.formats.leavefile import read_leaves, write_leaves
     from solver_cli.games.leavegen import round_sizes
     from solver_cli.games.leavegen import train as run_training
+    from solver_cli.lexicon.wordlist import lexicon_label
 
     try:
         rule_set = load_rules(rules)
@@ -178,7 +181,7 @@ def train(
             result = run_training(
                 lex.gaddag,
                 rule_set,
-                lex.name,
+                lexicon_label(lexicon),
                 games,
                 rounds=rounds,
                 jobs=jobs,
@@ -188,12 +191,13 @@ def train(
                 progress=progress,
                 checkpoint=save,
             )
+        save(result.table, result.info)  # (a resumed training that was already done wrote nothing yet)
     except ScrabError as exc:
         raise to_click_error(exc) from None
 
     summary = {
         "rules": rule_set.name,
-        "lexicon": lex.name,
+        "lexicon": lexicon_label(lexicon),
         "output": output,
         "games": games,
         "seed": seed,
