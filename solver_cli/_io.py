@@ -203,6 +203,13 @@ def check_link(path: Path, what: str) -> None:
         )
 
 
+def check_target(path: Path, follow_links: bool = True) -> None:
+    """Raise the ``InputError`` that ``write_atomically(path, ...)`` would raise for what is at
+    ``path`` (a FIFO, a device, a link to nothing, a loop, another user's link), without
+    writing: so a command can refuse its output file before it does any work."""
+    _writable_target(path, follow_links)
+
+
 def _writable_target(path: Path, follow_links: bool) -> tuple[Path, os.stat_result | None]:
     """The file a write to ``path`` goes to, and its status (None if it does not exist yet)."""
     shown = _short(str(path))

@@ -293,7 +293,7 @@ def check_writable(path: str, option: str) -> None:
     that cannot be written: an empty name, a folder, a file in a folder that does not exist,
     or what the atomic write would refuse (a FIFO, a device, a link to nothing, a loop of
     links, another user's link)."""
-    from solver_cli._io import _writable_target
+    from solver_cli._io import check_target
 
     if not path.strip():
         raise BadInput(f"{option}: the file name is empty")
@@ -303,7 +303,7 @@ def check_writable(path: str, option: str) -> None:
             raise BadInput(f"{option}: cannot write {path}: it is a directory")
         if not target.parent.is_dir():
             raise BadInput(f"{option}: cannot write {path}: the folder {target.parent} does not exist")
-        _writable_target(target, follow_links=True)
+        check_target(target)
     except InputError as exc:  # "cannot write PATH: why", as the write itself would say
         raise BadInput(f"{option}: {exc}") from None
     except (OSError, ValueError) as exc:  # a name the OS refuses (too long, a NUL byte)

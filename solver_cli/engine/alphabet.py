@@ -48,7 +48,7 @@ def parse_rack(text: str, rack_size: int) -> list[int]:
 
     rack = text.strip()
     if not rack:
-        raise InputError("rack is empty: give its letters, e.g. --rack AEIRST? (? is a blank)")
+        raise InputError("rack is empty: give its letters, e.g. 'AEIRST?' (? is a blank)")
     counts = [0] * 27
     for position, ch in enumerate(rack, 1):
         if ch == "?":

@@ -201,7 +201,7 @@ def parse_grid(text: str, source: str | None = None) -> Grid:
     if not rows:
         if is_file:
             raise InputError(f"{name}: no grid in the file (only blank lines and comments); give {GRID_HELP}")
-        raise InputError(f"the grid is empty; give {GRID_HELP}")
+        raise InputError(f"the grid is empty: give {GRID_HELP}")
     if len(rows) == 1 and len(rows[0].faces) in (16, 25, 36):
         n = {16: 4, 25: 5, 36: 6}[len(rows[0].faces)]
         flat = rows[0].faces

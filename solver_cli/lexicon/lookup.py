@@ -91,7 +91,7 @@ def parse_board_letters(values: Iterable[str]) -> str:
         parse_word(value, "board letter")  # A-Z only
         parts.append(value.strip())
     if not parts:
-        raise InputError("give at least one board letter, e.g. --letter E")
+        raise InputError("give at least one board letter, e.g. E")
     return "".join(parts)
 
 
