@@ -159,6 +159,8 @@ def review(
 def review_json(
     result: GameReview, rules: Rules, lexicon: str, boards: tuple[int, ...], ranking: Ranking
 ) -> dict[str, object]:
+    from solver_cli.games.review import adjustments_json
+
     game = result.game
     return {
         "game": game.source,
@@ -171,6 +173,7 @@ def review_json(
             {"nick": game.players[i], "name": game.names[i], "final_score": game.final_scores[i]} for i in (0, 1)
         ],
         "turns": [turn_json(r, game) for r in result.turns],
+        "adjustments": adjustments_json(result),
         "summary": [
             {
                 "player": s.nick,

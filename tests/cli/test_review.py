@@ -373,3 +373,19 @@ def test_greedy_games_reviewed_by_score_lose_nothing(runner, tmp_path, small_wor
         assert all(t["given_up"] == 0 and t["rank"] == 1 for t in data["turns"])
         by_equity = run_json(runner, "review", str(path), "--lexicon", str(words))
         assert by_equity["ranking"] == "equity"
+
+
+def test_json_has_every_figure_of_the_record_lines_that_are_not_moves(runner, tmp_path):
+    """A withdrawn phony, a challenge bonus, a time penalty and the end-of-game points are
+    in the JSON with the recorded and the computed figures (issue #17: every figure)."""
+    seen = set()
+    for record in ("quackle.gcg", "woogles.gcg"):
+        data = run_json(runner, "review", str(DATA / record))
+        for a in data["adjustments"]:
+            assert {"turn", "line", "player", "kind", "move", "score", "computed", "total"} <= set(a)
+            seen.add(a["kind"])
+            if a["kind"] == "out":
+                assert a["computed"] == a["score"] == 22 and a["counted"] == "QR"
+            if a["kind"] == "withdrawn":
+                assert a["score"] == a["computed"] == -75 and a["takes_back"] == a["turn"] - 1
+    assert seen == {"withdrawn", "challenge", "out", "time"}
