@@ -62,13 +62,15 @@ def turn_line(turn: Turn) -> str:
 
 
 def game_lines(game: GameResult, *, rules: str = "", lexicon: str = "", run_seed: int | None = None) -> list[str]:
+    # The players' names say who sat where: in a match the seats swap from game to game.
+    names = [f"{NAMES[i]} ({_one_line(game.seats[i])})" for i in (0, 1)]
     lines = [
         "#character-encoding UTF-8",
-        f"#player1 {PLAYERS[0]} {NAMES[0]}",
-        f"#player2 {PLAYERS[1]} {NAMES[1]}",
+        f"#player1 {PLAYERS[0]} {names[0]}",
+        f"#player2 {PLAYERS[1]} {names[1]}",
         f"#title scrab selfplay game {game.index + 1}",
     ]
-    about = ["greedy versus greedy"]
+    about = [f"{_one_line(game.seats[0])} versus {_one_line(game.seats[1])}"]
     if rules:
         about.append(f"rules {_one_line(rules)}")
     if lexicon:

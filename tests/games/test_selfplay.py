@@ -327,7 +327,7 @@ def test_gcg_records_read_back(small_games):
         for game in games:
             text = game_text(game, rules=name, lexicon="small", run_seed=2024)
             parsed = read_gcg(text, rules)
-            assert parsed["pragmas"]["player1"] == "p1 Player 1" and parsed["pragmas"]["player2"] == "p2 Player 2"
+            assert parsed["pragmas"]["player1"] == "p1 Player 1 (greedy)" and parsed["pragmas"]["player2"] == "p2 Player 2 (greedy)"
             assert parsed["totals"] == {"p1": game.scores[0], "p2": game.scores[1]}
             assert parsed["rows"] == Board(rules.rows, rules.cols, list(game.squares)).to_rows()
             kinds = [k for _, k, _ in parsed["events"]]
@@ -341,7 +341,7 @@ def test_gcg_line_shapes(small_games):
     games = small_games["scrabble"] + small_games["wwf"]
     game = next(g for g in games if g.end == "out")
     lines = game_text(game).splitlines()
-    assert lines[1:3] == ["#player1 p1 Player 1", "#player2 p2 Player 2"]
+    assert lines[1:3] == ["#player1 p1 Player 1 (greedy)", "#player2 p2 Player 2 (greedy)"]
     first = game.turns[0]
     word = "".join(letter_of(c) for c in first.codes)
     pos = f"{LETTERS[first.col]}{first.row + 1}" if first.down else f"{first.row + 1}{LETTERS[first.col]}"
