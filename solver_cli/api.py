@@ -11,7 +11,6 @@ loaded once per process and kept.
 from __future__ import annotations
 
 import functools
-import re
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -32,7 +31,7 @@ from solver_cli.formats.position import read_position as _read_position
 from solver_cli.lexicon import Lexicon
 from solver_cli.lexicon import load_lexicon as _load_lexicon
 from solver_cli.lexicon import lookup as _lookup
-from solver_cli.lexicon.wordlist import open_source, parse_word_list, shipped_lexicon_name
+from solver_cli.lexicon.wordlist import open_source, shipped_lexicon_name, skipped_lines
 
 RulesArg = Rules | str
 LexiconArg = Lexicon | str | Path | None
@@ -95,7 +94,7 @@ def load_lexicon(
         return _shipped_lexicon(shipped, max_length)
     # Checked at every call, not only when the GADDAG is built: a cached lexicon lacks the
     # same words, and the cache does not keep what the build skipped.
-    count, number, line = _lines_skipped(name, max_length)
+    count, number, line = skipped_lines(open_source(name).text(), max_length)
     if count:
         where = f"{name}, line {number}: {line!r}"
         if strict:
@@ -110,36 +109,6 @@ def load_lexicon(
             stacklevel=2,
         )
     return _load_lexicon(name, max_length)  # a file may change between calls: its cache decides
-
-
-_ODD_CHARACTER = re.compile(r"[^A-Za-z\n]")
-
-
-def _lines_skipped(name: str, max_length: int) -> tuple[int, int, str]:
-    """(how many lines the word-list file ``name`` has that building it skips, the first one's
-    number, its text). Only lines holding something other than letters are looked at, and the
-    build's own reader (``parse_word_list``) decides which of them it skips."""
-    text = open_source(name).text()
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")  # as the reader does: a CRLF list is a clean list
-    odd: list[tuple[int, str]] = []  # (line number, line)
-    number, counted_to, end = 1, 0, 0
-    for match in _ODD_CHARACTER.finditer(text):
-        if match.start() < end:
-            continue  # the rest of a line already taken
-        start = text.rfind("\n", 0, match.start()) + 1
-        end = text.find("\n", match.start())
-        end = len(text) if end < 0 else end
-        number += text.count("\n", counted_to, start)
-        counted_to = start
-        odd.append((number, text[start:end]))
-    if not odd:
-        return 0, 0, ""
-    found = parse_word_list("\n".join(line for _, line in odd), max_length)
-    if not found.skipped:
-        return 0, 0, ""
-    number, line = odd[found.first_skipped - 1]
-    return found.skipped, number, line.strip()
 
 
 def _lexicon(lexicon: LexiconArg, rules: Rules, *, for_board: bool = True) -> Lexicon:

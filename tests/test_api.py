@@ -17,9 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver_cli as scrab
-from solver_cli.api import _lines_skipped
 from solver_cli.engine.ranking import solve as engine_solve
-from solver_cli.lexicon.wordlist import parse_word_list
+from solver_cli.lexicon.wordlist import open_source, parse_word_list, skipped_lines
 
 BOARDS = Path(__file__).resolve().parents[1] / "boards"
 
@@ -323,7 +322,7 @@ def test_the_lines_counted_are_the_lines_the_build_skips(tmp_path_factory, lines
     text = ("\r\n" if crlf else "\n").join(lines)
     path.write_bytes(text.encode("utf-8"))
     built = parse_word_list(text, 15)
-    count, number, line = _lines_skipped(str(path), 15)
+    count, number, line = skipped_lines(open_source(str(path)).text(), 15)
     assert (count, number) == (built.skipped, built.first_skipped)
     if count:
         assert line == text.replace("\r\n", "\n").split("\n")[number - 1].strip()

@@ -16,7 +16,7 @@ from solver_cli.engine.movegen import gaddag_problem
 from solver_cli.errors import LexiconError
 from solver_cli.lexicon.build import Progress, build_gaddag, chosen_builder
 from solver_cli.lexicon.cache import Warn, cache_name, open_cache_folder
-from solver_cli.lexicon.wordlist import open_source, parse_word_list
+from solver_cli.lexicon.wordlist import open_source, parse_word_list, skipped_lines
 
 
 @dataclass
@@ -57,6 +57,8 @@ def load_lexicon(
                 # safety rests on it): a sound checksum says nothing of how the file was made.
                 problem = gaddag_problem(gaddag)
                 if problem is None:
+                    if source.path is not None:  # (the shipped lists are clean)
+                        _say_skipped(source.name, *skipped_lines(source.text(), max_length)[:2], say)
                     return Lexicon(source.name, gaddag, header["words"], sha256, max_length, folder.path / name, False)
                 say(f"cache file {folder.path / name} is damaged ({problem}); rebuilding it")
 
@@ -66,11 +68,7 @@ def load_lexicon(
         except LexiconError as exc:
             raise LexiconError(f"{source.name}: {exc}") from None
         del text
-        if word_list.skipped:
-            say(
-                f"{source.name}: skipped {word_list.skipped} line(s) with characters other than A-Z "
-                f"(first at line {word_list.first_skipped})"
-            )
+        _say_skipped(source.name, word_list.skipped, word_list.first_skipped, say)
         if not word_list.words:
             raise LexiconError(f"{source.name}: no usable words (need words of 2 to {max_length} letters A-Z)")
         builder = chosen_builder()
@@ -82,3 +80,8 @@ def load_lexicon(
         if folder is not None:
             saved = folder.write(name, gaddag, sha256, max_length, len(word_list.words), source.name, say)
     return Lexicon(source.name, gaddag, len(word_list.words), sha256, max_length, saved, True, builder)
+
+
+def _say_skipped(name: str, count: int, first: int, say: Warn) -> None:
+    if count:
+        say(f"{name}: skipped {count} line(s) with characters other than A-Z (first at line {first})")

@@ -165,3 +165,33 @@ def _parse_plain(text: str, max_length: int) -> WordList:
 
 def _too_many_words() -> LexiconError:
     return LexiconError(f"word list too big: more than {MAX_WORDS:,} words, the limit")
+
+
+_ODD_CHARACTER = re.compile(r"[^A-Za-z\n]")
+
+
+def skipped_lines(text: str, max_length: int) -> tuple[int, int, str]:
+    """(how many lines of the word list ``text`` a build skips, the first one's number, its
+    text), without building: only lines holding something other than letters are looked at
+    (a few milliseconds for a clean list), and the build's own reader decides which of them
+    it skips. A cached lexicon lacks the same words, so this is said at every load."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")  # as the reader does: a CRLF list is a clean list
+    odd: list[tuple[int, str]] = []  # (line number, line)
+    number, counted_to, end = 1, 0, 0
+    for match in _ODD_CHARACTER.finditer(text):
+        if match.start() < end:
+            continue  # the rest of a line already taken
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.start())
+        end = len(text) if end < 0 else end
+        number += text.count("\n", counted_to, start)
+        counted_to = start
+        odd.append((number, text[start:end]))
+    if not odd:
+        return 0, 0, ""
+    found = parse_word_list("\n".join(line for _, line in odd), max_length)
+    if not found.skipped:
+        return 0, 0, ""
+    number, line = odd[found.first_skipped - 1]
+    return found.skipped, number, line.strip()

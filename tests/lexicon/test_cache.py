@@ -49,10 +49,12 @@ def test_build_then_load_from_cache(cache, wordfile):
     assert warnings == [f"{wordfile}: skipped 2 line(s) with characters other than A-Z (first at line 7)"]
     files = list(cache.iterdir())
     assert [f.name for f in files] == [first.cache_path.name]
-    second = load_lexicon(str(wordfile))
+    again: list[str] = []
+    second = load_lexicon(str(wordfile), warn=again.append)
     assert not second.built
     assert second.gaddag.nodes == first.gaddag.nodes
     assert second.contains("scare") and not second.contains("scar")
+    assert again == warnings  # the cached lexicon lacks the same lines: said again
 
 
 def test_edited_word_list_is_rebuilt_by_content(cache, wordfile):
