@@ -506,7 +506,7 @@ typedef struct {
     const uint32_t *g;
     uint32_t root, dawg_root;
     const LayoutObject *layout;
-    const int32_t *leaves; /* NULL: rank by score */
+    const int16_t *leaves; /* hundredths of a point by leave_index; NULL: rank by score */
     int bag;               /* tiles in the bag: 0 switches to the end-of-game adjustments */
     int64_t opponent;      /* face value of the opponent's rack (for going out) */
     Sink *sink;
@@ -526,7 +526,7 @@ typedef struct {
 
 /* The mean value of the distinct MAX_LEAVE-tile sub-leaves of `counts` (a leave too long for
  * the table: a pass keeps the whole rack), rounded towards zero; leaves.py's fallback_value. */
-static int32_t fallback_value(const int32_t *leaves, const uint8_t *counts) {
+static int32_t fallback_value(const int16_t *leaves, const uint8_t *counts) {
     uint8_t sub[RACK_CODES];
     int64_t total = 0, n = 0;
     int tiles = 0;
@@ -544,7 +544,7 @@ static int32_t fallback_value(const int32_t *leaves, const uint8_t *counts) {
             size += sub[code];
         }
         if (size == MAX_LEAVE) {
-            total += leaves[leave_index(sub)];
+            total += 10 * (int64_t)leaves[leave_index(sub)];
             n++;
         }
         int code = 0;
@@ -570,7 +570,7 @@ static int32_t leave_term(const Gen *G) {
     }
     if (G->bag > 0) {
         int64_t index = leave_index(G->rack);
-        return index >= 0 ? G->leaves[index] : fallback_value(G->leaves, G->rack);
+        return index >= 0 ? 10 * (int32_t)G->leaves[index] : fallback_value(G->leaves, G->rack);
     }
     int64_t left = 0;
     int kept = 0;
@@ -1018,19 +1018,25 @@ static void other_moves(Gen *G, int most, int passes) {
 }
 
 /* ---------------------------------------------------------------------------------------
- * Leaves: a leave table (int16 hundredths of a point per leave, indexed by leave_index),
- * copied once as int32 thousandths.
+ * Leaves: a leave table (int16 hundredths of a point per leave, indexed by leave_index), held
+ * as the Python array's own buffer; a value counts ten thousandths of a point.
  */
 
 typedef struct {
     PyObject_HEAD
-    int32_t *values;
+    Py_buffer view; /* the table's array, held (pinned) for the object's life: no copy */
+    int has_view;
+    const int16_t *values;
 } LeavesObject;
 
 static int Leaves_init(LeavesObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"values", NULL};
     PyObject *obj;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Leaves", kwlist, &obj)) {
+        return -1;
+    }
+    if (self->has_view) {
+        PyErr_SetString(PyExc_TypeError, "a Leaves table is made once");
         return -1;
     }
     Py_buffer view;
@@ -1044,31 +1050,23 @@ static int Leaves_init(LeavesObject *self, PyObject *args, PyObject *kwds) {
         PyErr_Format(PyExc_ValueError, "a leave table holds %zu int16 values (array('h'))", size);
         return -1;
     }
-    int32_t *values = malloc(size * sizeof(int32_t));
-    if (values == NULL) {
-        PyBuffer_Release(&view);
-        PyErr_NoMemory();
-        return -1;
-    }
-    /* hundredths of a point, as stored, to the thousandths equity is counted in */
-    const int16_t *stored = (const int16_t *)view.buf;
-    for (size_t k = 0; k < size; k++) {
-        values[k] = (int32_t)stored[k] * 10;
-    }
-    PyBuffer_Release(&view);
-    free(self->values);
-    self->values = values;
+    /* Any int16 is a valid value (at most 327.67 points either way): nothing to check. */
+    self->view = view;
+    self->has_view = 1;
+    self->values = (const int16_t *)view.buf;
     return 0;
 }
 
 static void Leaves_dealloc(LeavesObject *self) {
-    free(self->values);
+    if (self->has_view) {
+        PyBuffer_Release(&self->view);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyTypeObject LeavesType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solver_cli.engine._movegen_c.Leaves",
-    .tp_doc = PyDoc_STR("Leaves(values): a leave table (array('h') of hundredths of a point), copied once."),
+    .tp_doc = PyDoc_STR("Leaves(values): a leave table (array('h') of hundredths of a point), held, not copied."),
     .tp_basicsize = sizeof(LeavesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,
