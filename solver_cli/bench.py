@@ -144,8 +144,20 @@ def measure_load(lexicon: str | None, max_length: int, repeat: int) -> tuple[Fig
         load_lexicon(lexicon, max_length)
         times.append(time.perf_counter() - start)
     code = f"from solver_cli.lexicon import load_lexicon; load_lexicon({lexicon!r}, {max_length}); " + _PRINT_PEAK
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([*_PYTHON, "-c", code], capture_output=True, text=True, check=True, env=_child_env())
     return Figure.of(times), float(out.stdout.strip().splitlines()[-1])
+
+
+# The child processes run this very package: -P keeps the working folder off sys.path (run
+# from a source checkout, it would import that copy, which may lack the compiled engine),
+# and PYTHONPATH names the folder this package was imported from.
+_PYTHON = [sys.executable, "-P"]
+
+
+def _child_env() -> dict[str, str]:
+    here = str(Path(__file__).resolve().parents[1])
+    inherited = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": here if not inherited else here + os.pathsep + inherited}
 
 
 # Peak resident memory of the current process in MB. VmHWM belongs to the address space
@@ -196,14 +208,15 @@ def measure_command(lexicon: str | None, runs: int) -> tuple[Figure, float, list
     with tempfile.TemporaryDirectory() as folder:
         board = Path(folder) / file
         board.write_text(bench_file(file))
-        args = [sys.executable, "-m", "solver_cli", "solve", str(board), "--rack", rack, "--top", "10", "--json"]
+        args = [*_PYTHON, "-m", "solver_cli", "solve", str(board), "--rack", rack, "--top", "10", "--json"]
         if lexicon:
-            args[5:5] = ["--lexicon", lexicon]
-        subprocess.run(args, capture_output=True, check=True)  # warm the cache
+            args[6:6] = ["--lexicon", lexicon]
+        env = _child_env()
+        subprocess.run(args, capture_output=True, check=True, env=env)  # warm the cache
         times = []
         for _ in range(runs):
             start = time.perf_counter()
-            subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
             times.append(time.perf_counter() - start)
         # One more run of the same code path, reporting its own peak memory at exit.
         wrapper = (
@@ -214,10 +227,10 @@ def measure_command(lexicon: str | None, runs: int) -> tuple[Figure, float, list
             ".split()[1]) / 1024, 1), file=sys.stderr)\n"
         )
         measured = subprocess.run(
-            [sys.executable, "-c", wrapper, *args[3:]], capture_output=True, text=True, check=True
+            [*_PYTHON, "-c", wrapper, *args[4:]], capture_output=True, text=True, check=True, env=env
         )
         peak = float(measured.stderr.strip().splitlines()[-1])
-    shown = ["scrab", *args[3:]]
+    shown = ["scrab", *args[4:]]
     shown[2] = f"<bench>/{file}"
     return Figure.of(times), round(peak, 1), shown
 

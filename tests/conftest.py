@@ -4,11 +4,21 @@ session-wide temporary folder (so the full word list is built once per run)."""
 from __future__ import annotations
 
 import gzip
+import os
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
+import solver_cli
 from solver_cli.engine.movegen import NATIVE_BUILT
+
+# Every `python -m solver_cli` a test starts (and every worker process of a --jobs run) runs
+# the copy under test: the installed one in CI, whose C modules are built. PYTHONSAFEPATH
+# keeps the working folder off sys.path (from the checkout it would shadow the installed
+# copy with uncompiled sources) and PYTHONPATH names where the tests import the package from.
+os.environ["PYTHONSAFEPATH"] = "1"
+os.environ["PYTHONPATH"] = str(Path(solver_cli.__file__).resolve().parents[1])
 from solver_cli.engine.rules import load_rules
 from solver_cli.lexicon.build import build_gaddag
 

@@ -145,7 +145,7 @@ def test_completion_of_file_arguments_is_the_shells(args):
 
 
 def scrab_env(**extra: str) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), **extra}
+    return {**os.environ, **extra}
 
 
 @pytest.mark.parametrize("shell, marker", [("bash", "complete -o nosort"), ("zsh", "compdef"), ("fish", "complete")])

@@ -383,7 +383,7 @@ def test_svg_keeps_the_old_file_whole_when_the_write_fails(runner, tmp_path, mon
 )
 def test_closed_pipe_is_a_quiet_exit_0(args, session_cache):
     """`scrab ... | head -n 1`: the reader leaves early; scrab ends with status 0, silently."""
-    env = {**os.environ, "SCRAB_CACHE_DIR": str(session_cache), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "SCRAB_CACHE_DIR": str(session_cache)}
     pipeline = " ".join(f"'{a}'" for a in [sys.executable, "-m", "solver_cli", *args]) + " | head -n 1"
     done = subprocess.run(
         ["bash", "-c", pipeline + '; echo "status=${PIPESTATUS[0]}" >&2'],
