@@ -327,7 +327,10 @@ def test_gcg_records_read_back(small_games):
         for game in games:
             text = game_text(game, rules=name, lexicon="small", run_seed=2024)
             parsed = read_gcg(text, rules)
-            assert parsed["pragmas"]["player1"] == "p1 Player 1 (greedy)" and parsed["pragmas"]["player2"] == "p2 Player 2 (greedy)"
+            assert (
+                parsed["pragmas"]["player1"] == "p1 Player 1 (greedy)"
+                and parsed["pragmas"]["player2"] == "p2 Player 2 (greedy)"
+            )
             assert parsed["totals"] == {"p1": game.scores[0], "p2": game.scores[1]}
             assert parsed["rows"] == Board(rules.rows, rules.cols, list(game.squares)).to_rows()
             kinds = [k for _, k, _ in parsed["events"]]
