@@ -27,7 +27,9 @@ from solver_cli.engine.movegen import ENGINE_ENV, requested_engine
 from solver_cli.errors import InputError, LexiconError
 
 try:
-    from solver_cli.lexicon import _build_c
+    # Named in full: `from solver_cli.lexicon import` would read as an import of the package,
+    # which imports this module.
+    import solver_cli.lexicon._build_c as _build_c
 
     NATIVE_BUILT = True
 except ImportError:  # installed without a C compiler: the pure-Python twin does the work
