@@ -35,6 +35,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "anagrams": ("solver_cli.api", "anagrams"),
     "pattern": ("solver_cli.api", "pattern"),
     "check": ("solver_cli.api", "check"),
+    "load_leaves": ("solver_cli.api", "load_leaves"),
+    "LeaveTable": ("solver_cli.engine.leaves", "LeaveTable"),
+    "LeavesWarning": ("solver_cli.api", "LeavesWarning"),
     "Rules": ("solver_cli.engine.rules", "Rules"),
     "Board": ("solver_cli.engine.board", "Board"),
     "Rack": ("solver_cli.engine.alphabet", "Rack"),
@@ -70,6 +73,7 @@ __all__ = [
     "anagrams",
     "pattern",
     "check",
+    "load_leaves",
     "Rules",
     "Board",
     "Rack",
@@ -89,16 +93,20 @@ __all__ = [
     "IllegalMove",
     "FilterError",
     "LexiconWarning",
+    "LeaveTable",
+    "LeavesWarning",
 ]
 
 if TYPE_CHECKING:
     from solver_cli.api import (
+        LeavesWarning,
         LexiconWarning,
         anagrams,
         apply_play,
         check,
         check_play,
         hooks,
+        load_leaves,
         load_lexicon,
         load_rules,
         make_rack,
@@ -109,6 +117,7 @@ if TYPE_CHECKING:
     )
     from solver_cli.engine.alphabet import Rack
     from solver_cli.engine.board import Board
+    from solver_cli.engine.leaves import LeaveTable
     from solver_cli.engine.play import Play
     from solver_cli.engine.ranking import FilterError, Solution
     from solver_cli.engine.rules import Rules

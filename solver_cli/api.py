@@ -17,6 +17,7 @@ from pathlib import Path
 
 from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT, Rack, rack_text
 from solver_cli.engine.board import Board
+from solver_cli.engine.leaves import LeaveTable
 from solver_cli.engine.play import Play
 from solver_cli.engine.play import apply_play as _apply_play
 from solver_cli.engine.play import check_play as _check_play
@@ -24,7 +25,10 @@ from solver_cli.engine.ranking import FilterError, Solution, make_filters
 from solver_cli.engine.ranking import solve as _solve
 from solver_cli.engine.rules import Rules, shipped_rule_name
 from solver_cli.engine.rules import load_rules as _load_rules
+from solver_cli.engine.scoring import Move
+from solver_cli.engine.unseen import valuation_for
 from solver_cli.errors import InputError, LexiconError
+from solver_cli.formats.leavefile import read_leaves, shipped_leaves, table_for
 from solver_cli.formats.position import LoadedPosition
 from solver_cli.formats.position import parse_position as _parse_position
 from solver_cli.formats.position import read_position as _read_position
@@ -36,6 +40,12 @@ from solver_cli.lexicon.wordlist import open_source, shipped_lexicon_name, skipp
 RulesArg = Rules | str
 LexiconArg = Lexicon | str | Path | None
 RackArg = Rack | str | Sequence[int]
+
+
+class LeavesWarning(UserWarning):
+    """``solve`` ranks by equity with a leave table not trained for its rules and word list
+    (the table of another word list for the same rules, or none at all: then by score and
+    the end-of-game adjustments)."""
 
 
 class LexiconWarning(UserWarning):
@@ -188,6 +198,8 @@ def solve(
     lexicon: LexiconArg = None,
     rules: RulesArg = "scrabble",
     *,
+    rank: str = "equity",
+    leaves: LeaveTable | str | Path | None = None,
     top: int | None = None,
     at: str | None = None,
     min_length: int | None = None,
@@ -195,14 +207,20 @@ def solve(
     must_use: str | None = None,
     min_score: int | None = None,
     word: str | None = None,
-    sort: str = "score",
+    sort: str = "rank",
 ) -> Solution:
-    """Every legal move for ``rack`` on ``board``, best first (``top`` of them, or all).
+    """Every candidate move for ``rack`` on ``board`` (placements, exchanges when the bag
+    allows them, the pass), best first (``top`` of them, or all), as ``scrab solve`` ranks
+    them.
 
-    Filters, as on the command line: ``at="H8"`` (the main word covers that square),
-    ``min_length`` / ``max_length`` (main word), ``must_use="Z?"`` (rack tiles the move
-    plays), ``min_score``, ``word="*ING"`` (``?`` one letter, ``*`` any run). ``sort`` is
-    ``score``, ``length`` or ``tiles``. ``Solution.total`` counts every legal move and
+    ``rank="equity"`` (the default) ranks by score plus the value of the tiles kept, from
+    ``leaves`` (a ``LeaveTable``, a leave file's path, or None for the table shipped for
+    the rules and word list: a ``LeavesWarning`` says when there is none); ``rank="score"``
+    by score, exchanges and the pass last. Filters, as on the command line: ``at="H8"``
+    (the main word covers that square), ``min_length`` / ``max_length`` (main word),
+    ``must_use="Z?"`` (rack tiles the move plays), ``min_score``, ``word="*ING"`` (``?`` one
+    letter, ``*`` any run). ``sort`` is ``rank`` (the ``rank`` order), ``score``, ``length``
+    or ``tiles`` (ties in the ``rank`` order). ``Solution.total`` counts every candidate and
     ``Solution.matching`` those the filters keep.
     """
     rule_set = _rules(rules)
@@ -210,6 +228,11 @@ def solve(
     counts = make_rack(rack, rule_set)
     if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
         raise InputError(f"top must be a positive integer or None, not {top!r}")
+    if rank not in ("equity", "score"):
+        raise InputError(f"rank must be 'equity' or 'score', not {rank!r}")
+    if sort not in ("rank", "score", "length", "tiles"):
+        raise FilterError("sort", f"unknown sort {sort!r}: use 'rank', 'score', 'length' or 'tiles'")
+    by_score = sort == "score" and rank == "equity"
     try:
         filters = make_filters(
             rule_set,
@@ -219,14 +242,62 @@ def solve(
             must_use=must_use,
             min_score=min_score,
             word=word,
-            sort=sort,
+            sort="score" if sort == "rank" else sort,  # the engine's name for its rank order
         )
     except FilterError as exc:  # the wording that names the parameter, not the CLI's flag
         raise FilterError(exc.param, exc.neutral) from None
     if filters.must_use is not None:
         _check_held(filters.must_use, counts.counts)
     lex = _lexicon(lexicon, rule_set)
-    return _solve(checked_board, list(counts.counts), lex.gaddag, rule_set, limit=top, filters=filters)
+    table = _leave_table(leaves, rule_set, lex) if rank == "equity" else None
+    valuation = valuation_for(checked_board, list(counts.counts), rule_set, table)
+    rack_counts = list(counts.counts)
+    if not by_score:
+        return _solve(checked_board, rack_counts, lex.gaddag, rule_set, limit=top, filters=filters, valuation=valuation)
+    solution = _solve(checked_board, rack_counts, lex.gaddag, rule_set, filters=filters, valuation=valuation)
+    solution.moves.sort(key=lambda m: -m.score)  # stable: equal scores keep their equity order
+    del solution.moves[top:]
+    return solution
+
+
+def load_leaves(
+    name_or_path: str | Path | None = None, rules: RulesArg = "scrabble", lexicon: LexiconArg = None
+) -> LeaveTable:
+    """A leave table: from a leave file (``scrab leaves train`` writes them), or with
+    ``name_or_path`` None the one shipped for ``rules`` and the word list ``lexicon``
+    (``LexiconError`` when none is). ``LeaveTable.value(counts)`` is a leave's worth in
+    thousandths of a point, ``counts`` as a rack's (``make_rack(...).counts``)."""
+    if name_or_path is not None:
+        if not isinstance(name_or_path, str | Path):
+            raise InputError(f"name_or_path must be a leave file's path or None, not {type(name_or_path).__name__}")
+        return read_leaves(name_or_path)
+    rule_set = _rules(rules)
+    name = _lexicon_name(lexicon)
+    table = shipped_leaves(rule_set.name, name)
+    if table is None:
+        raise LexiconError(f"no leave values are shipped for {rule_set.name} with {name}")
+    return table
+
+
+def _lexicon_name(lexicon: LexiconArg) -> str:
+    from solver_cli.lexicon.wordlist import lexicon_label
+
+    if isinstance(lexicon, Lexicon):
+        return lexicon_label(lexicon.name)  # a file's name without its folder and suffixes
+    if lexicon is not None and not isinstance(lexicon, str | Path):
+        raise InputError(f"lexicon must be a Lexicon, a name or a path, not {type(lexicon).__name__}")
+    return lexicon_label(None if lexicon is None else str(lexicon))
+
+
+def _leave_table(leaves: LeaveTable | str | Path | None, rules: Rules, lexicon: Lexicon) -> LeaveTable:
+    if isinstance(leaves, LeaveTable):
+        return leaves
+    if leaves is not None and not isinstance(leaves, str | Path):
+        raise InputError(f"leaves must be a LeaveTable, a leave file's path or None, not {type(leaves).__name__}")
+    table, note = table_for(rules.name, _lexicon_name(lexicon), None if leaves is None else str(leaves))
+    if note:
+        warnings.warn(note, LeavesWarning, stacklevel=3)
+    return table
 
 
 def _check_held(need: Sequence[int], rack: Sequence[int]) -> None:
@@ -260,15 +331,26 @@ def check_play(
     return _check_play(checked_board, rule_set, position, word, lex.contains, lex.name, counts)
 
 
-def apply_play(board: Board | LoadedPosition, play: Play) -> Board:
-    """A new board with ``play`` (from ``check_play``) on it; ``board`` is not changed."""
+def apply_play(board: Board | LoadedPosition, play: Play | Move) -> Board:
+    """A new board with ``play`` on it: a ``Play`` from ``check_play`` or a ``Move`` from
+    ``solve`` (an exchange or a pass leaves the board as it was); ``board`` is not changed."""
     if isinstance(board, LoadedPosition):
         board = board.board
     if not isinstance(board, Board):
         raise InputError(f"board must be a Board (from read_position or parse_board), not {type(board).__name__}")
-    if not isinstance(play, Play):
-        raise InputError(f"play must be a Play (from check_play), not {type(play).__name__}")
-    return _apply_play(board, play)
+    if isinstance(play, Play):
+        return _apply_play(board, play)
+    if not isinstance(play, Move):
+        raise InputError(f"play must be a Play (from check_play) or a Move (from solve), not {type(play).__name__}")
+    new = board.copy()
+    for tile in play.placed:
+        if not (0 <= tile.row < board.rows and 0 <= tile.col < board.cols):
+            raise InputError(f"the move {play.text} is off this {board.rows}x{board.cols} board")
+        square = tile.row * board.cols + tile.col
+        if new.squares[square]:
+            raise InputError(f"the move {play.text} places a tile on an occupied square: it is not for this board")
+        new.squares[square] = tile.code
+    return new
 
 
 def hooks(word: str, lexicon: LexiconArg = None) -> _lookup.Hooks:

@@ -4,6 +4,7 @@ errors with messages that name the bad value."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 import solver_cli as scrab
 from solver_cli.engine.ranking import solve as engine_solve
+from solver_cli.engine.unseen import valuation_for
 from solver_cli.lexicon.wordlist import open_source, parse_word_list, skipped_lines
 
 BOARDS = Path(__file__).resolve().parents[1] / "boards"
@@ -44,12 +46,94 @@ def test_importing_the_package_loads_no_engine():
 
 def test_solve_matches_the_engine(midgame, full_lexicon, scrabble):
     rack = scrab.make_rack("AEIRST?")
-    api = scrab.solve(midgame, rack, full_lexicon, scrabble, top=15)
-    direct = engine_solve(midgame.board, list(rack.counts), full_lexicon.gaddag, scrabble, limit=15)
-    assert api == direct
-    assert api.total == 12487 and len(api.moves) == 15
-    # names work as well as loaded objects
-    assert scrab.solve(midgame.board, "AEIRST?", "kjxqz", "scrabble", top=15) == api
+    counts = list(rack.counts)
+    table = scrab.load_leaves(None, scrabble, full_lexicon)
+    for rank, leaves in (("equity", table), ("score", None)):
+        api = scrab.solve(midgame, rack, full_lexicon, scrabble, rank=rank, top=15)
+        valuation = valuation_for(midgame.board, counts, scrabble, leaves)
+        direct = engine_solve(midgame.board, counts, full_lexicon.gaddag, scrabble, limit=15, valuation=valuation)
+        assert api == direct
+        # 12,487 placements, the pass and the 127 exchanges of a rack of 7 distinct tiles
+        assert api.total == 12487 + 1 + 127 and len(api.moves) == 15
+        # names work as well as loaded objects
+        assert scrab.solve(midgame.board, "AEIRST?", "kjxqz", "scrabble", rank=rank, top=15) == api
+    assert all(m.equity is not None for m in scrab.solve(midgame, rack, top=5).moves)
+    assert all(m.equity is None for m in scrab.solve(midgame, rack, rank="score", top=5).moves)
+
+
+def test_solve_ranks_like_the_command_line(midgame, full_lexicon):
+    """The same order, equity and leave value as `scrab solve --json`, by default and with
+    --rank score and --sort score."""
+    from click.testing import CliRunner
+
+    from solver_cli.cli import cli
+
+    for options, kwargs in (
+        ([], {}),
+        (["--rank", "score"], {"rank": "score"}),
+        (["--sort", "score"], {"sort": "score"}),
+    ):
+        args = ["solve", MIDGAME, "--rack", "AEIQRST", "--top", "12", "--json", *options]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        shown = json.loads(result.stdout)
+        moves = scrab.solve(midgame, "AEIQRST", full_lexicon, **kwargs, top=12).moves
+        assert [(m.text, m.score, m.equity, m.leave_value) for m in moves] == [
+            (
+                {"place": f"{m['position']} {m['notation']}", "pass": "pass"}.get(
+                    m["kind"], f"exchange {m.get('exchanged')}"
+                ),
+                m["score"],
+                m.get("equity"),
+                m.get("leave_value"),
+            )
+            for m in shown["moves"]
+        ]
+
+
+def test_solve_with_a_leave_table_or_file(midgame, full_lexicon, tmp_path):
+    from solver_cli.formats.leavefile import write_leaves
+
+    zero = scrab.LeaveTable.zeros()
+    by_zero = scrab.solve(midgame, "AEIQRST", full_lexicon, leaves=zero, top=20).moves
+    assert all(m.leave_value == 0 and m.equity == m.score for m in by_zero)
+    path = tmp_path / "zero.leaves"
+    write_leaves(path, zero, {"rules": "scrabble", "lexicon": "kjxqz", "rack_size": 7})
+    assert scrab.solve(midgame, "AEIQRST", full_lexicon, leaves=path, top=20).moves == by_zero
+    assert scrab.solve(midgame, "AEIQRST", full_lexicon, leaves=str(path), top=20).moves == by_zero
+    # the shipped table keeps the Q's partner: QI(s) for 13 beats TRA(N)QS for 30
+    best = scrab.solve(midgame, "AEIQRST", full_lexicon, top=1).moves[0]
+    assert best.text == "M1 QI(s)" and best.score == 13
+    assert best.equity == pytest.approx(best.score + best.leave_value)
+
+
+def test_a_word_list_without_its_own_leaves_warns_and_uses_the_rules_table(tmp_path, midgame, full_lexicon):
+    words = tmp_path / "mine.txt"
+    words.write_text("QI\nZA\nAT\nTA\n")
+    with pytest.warns(scrab.LeavesWarning, match="no leave values trained for scrabble with mine; using those of"):
+        moves = scrab.solve(midgame, "AEIQRST", words, top=3).moves
+    assert moves and all(m.equity is not None for m in moves)
+
+
+def test_load_leaves(full_lexicon, tmp_path):
+    table = scrab.load_leaves()
+    assert table.value(list(scrab.make_rack("ERS").counts)) > 0 > table.value(list(scrab.make_rack("UU").counts))
+    assert scrab.load_leaves(None, "scrabble", "kjxqz").values == table.values
+    with pytest.raises(scrab.LexiconError, match="no leave values are shipped for super with kjxqz"):
+        scrab.load_leaves(None, "super")
+    with pytest.raises(scrab.InputError, match="leaves/none.leaves"):
+        scrab.load_leaves(tmp_path / "leaves" / "none.leaves")
+
+
+def test_apply_play_takes_a_move_from_solve(midgame, full_lexicon):
+    best = scrab.solve(midgame, "RETAINS", full_lexicon, rank="score", top=1).moves[0]
+    after = scrab.apply_play(midgame, best)
+    checked = scrab.check_play(midgame, best.position, best.notation, full_lexicon)
+    assert after == scrab.apply_play(midgame, checked) and after != midgame.board
+    exchange = next(m for m in scrab.solve(midgame, "RETAINS", full_lexicon).moves if m.kind == "exchange")
+    assert scrab.apply_play(midgame, exchange) == midgame.board
+    with pytest.raises(scrab.InputError, match="places a tile on an occupied square"):
+        scrab.apply_play(after, best)
 
 
 def test_racks_from_text_and_counts():
@@ -198,6 +282,10 @@ WRONG: list[tuple[str, Callable[[], object], type[Exception], str, str]] = [
     ("word char", lambda: scrab.solve(_board(), "R", word="1*"), scrab.FilterError, "word", "'1*'"),
     ("sort type", lambda: scrab.solve(_board(), "R", sort=5), scrab.FilterError, "sort", "5"),
     ("sort name", lambda: scrab.solve(_board(), "R", sort="random"), scrab.FilterError, "sort", "'random'"),
+    ("solve rank", lambda: scrab.solve(_board(), "R", rank="best"), scrab.InputError, "rank", "'best'"),
+    ("solve leaves", lambda: scrab.solve(_board(), "R", leaves=5), scrab.InputError, "leaves", "not int"),
+    ("load_leaves type", lambda: scrab.load_leaves(5), scrab.InputError, "name_or_path", "not int"),
+    ("load_leaves rules", lambda: scrab.load_leaves(None, 5), scrab.InputError, "rules", "not int"),
     ("check_play position", lambda: scrab.check_play(_board(), 8, "ZA"), scrab.InputError, "position", "not int"),
     ("check_play word", lambda: scrab.check_play(_board(), "8H", None), scrab.InputError, "word", "not NoneType"),
     ("check_play off", lambda: scrab.check_play(_board(), "Z99", "ZA"), scrab.InputError, "position", "'Z99'"),
