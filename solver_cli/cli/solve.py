@@ -46,8 +46,30 @@ def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> l
     refuse_empty_rack(rack)
     given = rack if rack is not None else position.rack
     if given is None:
-        raise click.UsageError("Missing option '--rack': the board gives no rack")
+        raise click.UsageError(f"Missing option '--rack': {no_rack_reason(position)}")
     return parse_rack(given, rack_size)
+
+
+def no_rack_reason(position: LoadedPosition) -> str:
+    """Why the position names no rack: for a game record, what its turn's line is."""
+    game, turn = position.game, position.turn
+    if game is None or turn is None:
+        return "the board gives no rack"
+    if turn > len(game.turns):
+        return f"{position.name} gives no rack for the position after its last turn (#rack1 / #rack2)"
+    at = game.turns[turn - 1]
+    what = {
+        "challenge": "a challenge bonus",
+        "out": "the points for going out",
+        "penalty": "a rack penalty at the end",
+        "time": "a time penalty",
+        "withdrawn": "a withdrawn phony",
+    }.get(at.kind)
+    if what is not None:
+        return f"turn {turn} of {position.name} (line {at.line}) is {what}, not a move: it has no rack to solve"
+    if at.rack is None:
+        return f"turn {turn} of {position.name} (line {at.line}) does not give the player's rack"
+    return f"turn {turn} of {position.name} (line {at.line}) gives only the tiles played, not the whole rack"
 
 
 @click.command()
@@ -145,7 +167,6 @@ def solve(
       scrab solve boards/example.gcg --turn 10
       scrab solve boards/midgame.txt --rack UUVWQIO --top 5
       scrab solve boards/midgame.txt --rack RETAINS --rank score --top 5
-      scrab solve boards/wwf-midgame.txt --rules wwf --rack QUIZERS --leaves wwf.leaves
     """
     refuse_together(ctx, ("top", "--top"), ("show_all", "--all"))
     require(ctx, ("move_rank", "--move"), ("show_board", "--show-board"))

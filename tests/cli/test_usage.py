@@ -16,6 +16,7 @@ from solver_cli.cli import all_commands, cli
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "boards"
 MIDGAME = str(BOARDS / "midgame.txt")
+EXAMPLE_GCG = "boards/example.gcg"  # relative: the tests that read it run from ROOT
 OPENING = str(BOARDS / "opening.txt")
 
 
@@ -264,6 +265,14 @@ def bad_input(result) -> str:
         (["anagram", "RETAINS", "-n", "3", "--all"], "--top (-n) cannot be used with --all"),
         (["solve", MIDGAME, "--rack", "RETAINS", "--move", "2"], "--move applies only with --show-board"),
         (["solve", MIDGAME], "Missing option '--rack': the board gives no rack"),
+        (
+            ["solve", EXAMPLE_GCG, "--turn", "12"],
+            "turn 12 of boards/example.gcg (line 20) is a challenge bonus, not a move: it has no rack to solve",
+        ),
+        (
+            ["solve", EXAMPLE_GCG, "--turn", "29"],
+            "turn 29 of boards/example.gcg (line 37) is the points for going out, not a move",
+        ),
         (["solve"], "Missing argument 'BOARD'"),
         (["solve", MIDGAME, "--rack", "A", "--bogus"], "No such option '--bogus'"),
         (["hooks", "--rack", "ST", "CARE"], "--rack applies only with --letter"),
@@ -276,7 +285,8 @@ def bad_input(result) -> str:
         (["solve", MIDGAME, "--rack", "A", "extra"], "Got unexpected extra argument (extra)"),
     ],
 )
-def test_usage_errors_point_at_help(runner, args, message):
+def test_usage_errors_point_at_help(runner, args, message, monkeypatch):
+    monkeypatch.chdir(ROOT)  # so the record's name reads as in the message
     """Which options and arguments are given: one line with a pointer to --help, whoever
     finds it (Click's own checks printed a usage block, scrab's a bare line)."""
     assert message in usage_error(runner.invoke(cli, args))
