@@ -135,7 +135,7 @@ def selfplay(
       scrab selfplay --games 10 --seed 1 --jobs 2
       scrab selfplay --games 4 --rules wwf --save-games games/ --json
       scrab selfplay --players equity,greedy --games 2 --seed 1
-      scrab selfplay --players equity:wwf.leaves,greedy --rules wwf --games 2 --json
+      scrab selfplay --players equity,greedy --rules wwf --games 2 --json
     """
     from solver_cli.engine.rules import load_rules
     from solver_cli.games.selfplay import GREEDY, random_seed, run_selfplay

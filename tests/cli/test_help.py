@@ -17,9 +17,7 @@ from click.shell_completion import ShellComplete
 from click.testing import CliRunner
 
 from solver_cli.cli import all_commands, cli
-from solver_cli.engine.leaves import LeaveTable
 from solver_cli.engine.rules import shipped_rule_sets
-from solver_cli.formats.leavefile import write_leaves
 from solver_cli.lexicon import load_lexicon
 from solver_cli.lexicon.wordlist import shipped_lexicons
 
@@ -27,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def help_text(name: str | None = None) -> str:
-    args = [name, "--help"] if name else ["--help"]
+    args = [*name.split(), "--help"] if name else ["--help"]
     result = CliRunner().invoke(cli, args, env={"COLUMNS": "100"})
     assert result.exit_code == 0, result.stderr
     return result.stdout
@@ -47,18 +45,35 @@ def examples(name: str) -> list[str]:
     return found
 
 
+def subcommands() -> list[str]:
+    """'leaves show', 'cache clear', ...: the commands of each group, by their full names."""
+    found = []
+    for name, command in all_commands().items():
+        if isinstance(command, click.Group):
+            found += [f"{name} {sub}" for sub in command.list_commands(click.Context(command))]
+    return sorted(found)
+
+
+def with_examples() -> list[str]:
+    """Every command and subcommand whose --help shows examples."""
+    return sorted([*all_commands(), *(n for n in subcommands() if "Examples:" in help_text(n))])
+
+
+def test_every_subcommand_has_help():
+    assert {"leaves show", "leaves train", "cache clear"} <= set(subcommands())
+    assert {"leaves show", "leaves train"} <= set(with_examples())
+
+
 @pytest.fixture
 def repository_copy(tmp_path, monkeypatch):
     """A folder that looks like the repository root (its boards/), so examples can write
-    files (game.txt, games/) without touching the checkout; and wwf.leaves, the table the
-    `scrab leaves train` example writes, which the --leaves examples use."""
+    files (game.txt, games/) without touching the checkout."""
     (tmp_path / "boards").symlink_to(ROOT / "boards")
-    write_leaves(tmp_path / "wwf.leaves", LeaveTable.zeros(), {"rules": "wwf", "lexicon": "kjxqz", "rack_size": 7})
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-@pytest.mark.parametrize("name", sorted(all_commands()))
+@pytest.mark.parametrize("name", with_examples())
 def test_every_help_example_runs(name, repository_copy, full_lexicon, tmp_path, monkeypatch):
     if name == "cache":
         # `scrab cache clear` gets a cache of its own: clearing the session's would make every
@@ -81,7 +96,7 @@ def test_every_help_example_runs(name, repository_copy, full_lexicon, tmp_path, 
         assert list(own.iterdir()) == []  # cleared: its own cache, not the session's
 
 
-@pytest.mark.parametrize("name", sorted(all_commands()))
+@pytest.mark.parametrize("name", with_examples())
 def test_help_examples_survive_the_shell(name, tmp_path):
     """Pasted into bash, each example gives scrab the words shlex reads: no glob (?, *), no
     parentheses or other shell syntax left unquoted. failglob makes an unquoted pattern an
