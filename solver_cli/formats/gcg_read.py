@@ -47,20 +47,15 @@ from solver_cli.engine.notation import position_text
 from solver_cli.engine.play import check_play
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import IllegalMove, InputError
+from solver_cli.formats.gcg_text import _EVENT, _HEADER_PRAGMAS, _PRAGMA, MAX_GCG_BYTES, decode_gcg
 
-MAX_GCG_BYTES = 1_000_000  # a long annotated game is a few tens of kB
 MAX_EVENTS = 1_000  # a game has about 30; even six-pass endings and penalties stay far below
 MAX_POINTS_DIGITS = 6
 
-_EVENT = re.compile(r">\s*([^\s:]+)\s*:(.*)")
-_PRAGMA = re.compile(r"#(\S*)\s*(.*)")
-_BOARD_ROW = re.compile(r"[.A-Za-z]+")
 _POSITION = re.compile(r"[0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2}")
 _RACK = re.compile(r"[A-Za-z?]+")
 _WORD = re.compile(r"[A-Za-z.()]+")
 _POINTS = re.compile(r"[+-]?[0-9]+")
-# Pragmas that open a record and that no board file's comment would start with.
-_HEADER_PRAGMAS = frozenset({"player1", "player2", "character-encoding"})
 
 
 @dataclass
@@ -98,28 +93,6 @@ class GcgFile:
 # --- text ------------------------------------------------------------------------------------
 
 
-def is_gcg_name(name: str) -> bool:
-    return name.lower().endswith(".gcg")
-
-
-def looks_like_gcg(text: str) -> bool:
-    """True for text with an event line (``>nick: ...``), or with a ``#player1``,
-    ``#player2`` or ``#character-encoding`` pragma that has a value, in its first 200 lines,
-    unless a board row (letters and ``.``) comes first: a board file's comments are free text
-    after ``#``, so a comment that reads like a pragma does not make it a game record."""
-    pragma = False
-    for raw in text.split("\n", 200)[:200]:
-        line = raw.strip()
-        if _EVENT.match(line):
-            return True
-        match = _PRAGMA.fullmatch(line)
-        if match:
-            pragma = pragma or (match.group(1).lower() in _HEADER_PRAGMAS and bool(match.group(2).strip()))
-        elif "." in line and _BOARD_ROW.fullmatch(line):
-            return False
-    return pragma
-
-
 def read_gcg_text(source: str) -> tuple[str, str]:
     """(text, name for messages) of a record file, or of standard input for ``-``."""
     if source == "-":
@@ -129,35 +102,6 @@ def read_gcg_text(source: str) -> tuple[str, str]:
             raise InputError(f"{source}: is a directory, not a game record")
         data, name = read_limited(source, MAX_GCG_BYTES, "game record"), source
     return decode_gcg(data, name), name
-
-
-def decode_gcg(data: bytes, name: str) -> str:
-    """The text of a record's bytes. ``#character-encoding`` on the first line chooses UTF-8
-    or ISO-8859-1; without it UTF-8 is tried first (most records today), then ISO-8859-1 (the
-    format's own default, which any byte decodes in)."""
-    if len(data) > MAX_GCG_BYTES:
-        raise InputError(f"{name}: too large for a game record (over {MAX_GCG_BYTES:,} bytes)")
-    if b"\0" in data:
-        raise InputError(f"{name}: not a text file (it contains NUL bytes)")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    first = data.split(b"\n", 1)[0].strip()
-    match = re.fullmatch(rb"#character-encoding\s+(\S+)", first)
-    if match:
-        encoding = match.group(1).decode("ascii", "replace").lower()
-        if encoding in ("utf-8", "utf8"):
-            try:
-                return data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line = data[: exc.start].count(b"\n") + 1
-                raise InputError(f"{name}, line {line}: not UTF-8 text (bad byte at offset {exc.start})") from None
-        if encoding in ("iso-8859-1", "iso8859-1", "latin-1", "latin1"):
-            return data.decode("latin-1")
-        raise InputError(f"{name}, line 1: unsupported character encoding {encoding!r} (use UTF-8 or ISO-8859-1)")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 # --- parsing ---------------------------------------------------------------------------------

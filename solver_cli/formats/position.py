@@ -12,15 +12,18 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solver_cli._io import path_exists, read_limited
 from solver_cli.engine.board import Board
-from solver_cli.engine.history import GameRecord
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import InputError
 from solver_cli.formats.boardfile import parse_board
 from solver_cli.formats.cgp import Position, format_cgp, looks_like_cgp, parse_cgp
-from solver_cli.formats.gcg_read import MAX_GCG_BYTES, decode_gcg, is_gcg_name, looks_like_gcg, read_gcg
+from solver_cli.formats.gcg_text import MAX_GCG_BYTES, decode_gcg, is_gcg_name, looks_like_gcg
+
+if TYPE_CHECKING:
+    from solver_cli.engine.history import GameRecord
 
 MAX_BOARD_BYTES = 1_000_000  # a 26x26 board with comments is a few kB
 
@@ -87,6 +90,8 @@ def game_position(text: str, rules: Rules, name: str, turn: int | None = None) -
     The rack comes from the turn's line when it is a play, an exchange or a pass and its
     rack is whole (not only the tiles played); for the position after the last turn, from
     ``#rack1`` / ``#rack2`` for the player to move. Otherwise there is no rack."""
+    from solver_cli.formats.gcg_read import read_gcg  # only for a record: a board file needs none of it
+
     game = read_gcg(text, rules, name)
     count = len(game.turns)
     if turn is None:

@@ -20,7 +20,8 @@ from solver_cli.engine.board import Board
 from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
 from solver_cli.formats.gcg import game_text
-from solver_cli.formats.gcg_read import decode_gcg, looks_like_gcg, parse_gcg, read_gcg, replay_gcg
+from solver_cli.formats.gcg_read import decode_gcg, parse_gcg, read_gcg, replay_gcg
+from solver_cli.formats.gcg_text import looks_like_gcg
 from solver_cli.games.selfplay import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
