@@ -16,9 +16,9 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from importlib import resources
 from pathlib import Path
 
+from solver_cli._data import data_folder
 from solver_cli.engine import movegen
 from solver_cli.engine.alphabet import parse_rack
 from solver_cli.engine.movegen import chosen_engine, count_moves, ranked_moves
@@ -105,7 +105,7 @@ class BenchResult:
 
 
 def bench_file(name: str) -> str:
-    return (resources.files("solver_cli.data") / "bench" / name).read_text(encoding="utf-8")
+    return (data_folder("bench") / name).read_text(encoding="utf-8")
 
 
 def measure_build(lexicon: str | None, max_length: int, builds: int) -> BuildFigures:

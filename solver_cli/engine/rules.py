@@ -10,9 +10,9 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
+from solver_cli._data import data_folder
 from solver_cli._io import path_exists, read_limited
 from solver_cli.engine.alphabet import CODE, LETTERS
 from solver_cli.engine.notation import parse_square
@@ -83,7 +83,7 @@ class Rules:
 
 
 def shipped_rule_sets() -> list[str]:
-    folder = resources.files("solver_cli.data") / "rules"
+    folder = data_folder("rules")
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
@@ -101,8 +101,7 @@ def load_rules(name_or_path: str) -> Rules:
         raise RulesError(f"empty rule-set name: give a shipped rule set ({known}) or a .toml file")
     shipped = shipped_rule_name(name_or_path)
     if shipped is not None:
-        res = resources.files("solver_cli.data") / "rules" / f"{shipped}.toml"
-        return parse_rules(res.read_text(encoding="utf-8"), shipped)
+        return parse_rules((data_folder("rules") / f"{shipped}.toml").read_text(encoding="utf-8"), shipped)
     path = Path(name_or_path)
     if path.suffix == ".toml" or path_exists(name_or_path):
         data = read_limited(path, MAX_RULES_BYTES, "rules file")

@@ -24,9 +24,9 @@ import hashlib
 import json
 import sys
 from array import array
-from importlib import resources
 from pathlib import Path
 
+from solver_cli._data import data_folder
 from solver_cli._io import read_limited, write_atomically
 from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
 from solver_cli.errors import InputError
@@ -94,7 +94,7 @@ def write_leaves(path: str | Path, table: LeaveTable, info: dict[str, object]) -
 
 def shipped_leaves(rules: str, lexicon: str) -> LeaveTable | None:
     """The shipped table trained for ``rules`` and ``lexicon`` (names), or None."""
-    resource = resources.files("solver_cli.data") / "leaves" / f"{rules}-{lexicon}.leaves"
+    resource = data_folder("leaves") / f"{rules}-{lexicon}.leaves"
     if not resource.is_file():
         return None
     return decode_leaves(resource.read_bytes(), f"{rules}-{lexicon}.leaves")
@@ -102,7 +102,7 @@ def shipped_leaves(rules: str, lexicon: str) -> LeaveTable | None:
 
 def shipped_tables() -> list[str]:
     """The ``rules-lexicon`` names of the shipped tables."""
-    folder = resources.files("solver_cli.data") / "leaves"
+    folder = data_folder("leaves")
     if not folder.is_dir():
         return []
     return sorted(p.name[: -len(".leaves")] for p in folder.iterdir() if p.name.endswith(".leaves"))

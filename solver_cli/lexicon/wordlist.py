@@ -12,10 +12,9 @@ import io
 import re
 import zlib
 from dataclasses import dataclass
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from solver_cli._data import lexicons_folder
 from solver_cli._io import path_exists, read_limited
 from solver_cli.errors import LexiconError
 
@@ -51,14 +50,9 @@ class WordSource:
         return raw.decode("utf-8-sig", errors="replace")  # -sig: a BOM is not part of the first word
 
 
-def lexicon_folder() -> Traversable:
-    """Where the shipped word lists are: the installed data package ``solver_cli.lexicons``
-    (mapped from the repository's top-level ``lexicons/``), or that folder itself when the
-    package runs from a source checkout without being installed there."""
-    try:
-        return resources.files("solver_cli.lexicons")
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent.parent / "lexicons"
+def lexicon_folder() -> Path:
+    """Where the shipped word lists are (see ``_data.lexicons_folder``)."""
+    return lexicons_folder()
 
 
 def shipped_lexicons() -> list[str]:
