@@ -35,6 +35,7 @@ POSITIONS: tuple[tuple[str, str, str, str], ...] = (
     ("opening", "opening.txt", "scrabble", "QUIZ??E"),
     ("midgame", "midgame.txt", "scrabble", "RETAINS"),
     ("midgame", "midgame.txt", "scrabble", "AEIRST?"),
+    ("midgame", "midgame.txt", "scrabble", "QUIZ??E"),
     ("peers-midgame", "peers-midgame.txt", "scrabble", "RETAINS"),
     ("peers-midgame", "peers-midgame.txt", "scrabble", "AEIRST?"),
     ("peers-midgame", "peers-midgame.txt", "scrabble", "QUIZ??E"),
@@ -42,7 +43,8 @@ POSITIONS: tuple[tuple[str, str, str, str], ...] = (
     ("wwf-midgame", "wwf-midgame.txt", "wwf", "RETAINS"),
     ("wwf-midgame", "wwf-midgame.txt", "wwf", "AEIRSTL"),
 )
-COMMAND_POSITION = ("peers-midgame.txt", "RETAINS")
+# boards/midgame.txt: the position the native engine's targets (issue #13) were set on.
+COMMAND_POSITION = ("midgame.txt", "RETAINS")
 
 Report = Callable[[str], None]
 
