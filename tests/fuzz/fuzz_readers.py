@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # run as a script from anywhere
+try:
+    import solver_cli  # noqa: F401  (the installed copy: the one under test)
+except ImportError:  # run as a script from a checkout where scrab is not installed
     sys.path.insert(0, str(ROOT))
 
 Target = Callable[[bytes], None]
