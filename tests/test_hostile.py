@@ -1258,46 +1258,43 @@ def test_disk_full_half_way_through_the_write_in_process(tmp_path, small_list, m
     assert_sound_cache(cache, small_list, SMALL_WORDS, monkeypatch)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a running process, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+# A scrab whose GADDAG build says when it has begun, then takes its time: killed then, the
+# process has read the list and is building, and has written nothing. (A real build is too
+# quick to catch on a quiet machine: the native one takes a tenth of a second.)
+SLOW_BUILDER = """
+import sys, time
+import solver_cli.lexicon as lexicon
+real_build = lexicon.build_gaddag
+def slow_build(*args, **kwargs):
+    print("building", file=sys.stderr, flush=True)
+    time.sleep(120)
+    return real_build(*args, **kwargs)
+lexicon.build_gaddag = slow_build
+from solver_cli.cli import main
+sys.argv = ["scrab", *sys.argv[1:]]
+main()
+"""
 
 
 def test_killed_in_the_middle_of_a_build(tmp_path, sane_board, medium_list, monkeypatch):
     cache = tmp_path / "cache"
     gaddag = medium_gaddag()
     want = expected_solution(SANE_GRID, "AEST?", 8, gaddag=gaddag)
+    args = ["solve", "--rank", "score", str(sane_board), "--rack", "AEST?", "--lexicon", str(medium_list), "--json"]
     child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "solver_cli",
-            "solve",
-            "--rank",
-            "score",
-            str(sane_board),
-            "--rack",
-            "AEST?",
-            "--lexicon",
-            str(medium_list),
-            "--json",
-        ],
+        [sys.executable, "-c", SLOW_BUILDER, *args],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        # The pure-Python builder: the native one is done in a tenth of a second, too soon to
-        # be caught in the middle; being killed before the cache is written is the same for both.
-        env={**env_with(cache), "SCRAB_ENGINE": "python"},
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env_with(cache),
     )
-    # Start-up (imports, reading the list) costs well under a second of CPU and the build
-    # about two: after 1.1 s of CPU the process is building.
-    deadline = time.monotonic() + 60
-    while child.poll() is None and cpu_seconds(child.pid) < 1.1 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert child.poll() is None, "the build finished too soon to be killed in the middle"
+    assert child.stderr is not None
+    assert child.stderr.readline() == "building\n"
+    assert child.poll() is None
     assert not cache.exists() or cache_files(cache) == []
     child.send_signal(signal.SIGKILL)
     child.wait(timeout=10)
+    child.stderr.close()
     proc = solve_proc(sane_board, medium_list, cache)
     assert json_moves(assert_proc_json(proc, quiet=True)) == want
     assert_sound_cache(cache, medium_list, gaddag, monkeypatch)
