@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import gzip
 import os
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
 import solver_cli
+from solver_cli._data import lexicons_folder
 from solver_cli.engine.movegen import NATIVE_BUILT
 
 # Every `python -m solver_cli` a test starts (and every worker process of a --jobs run) runs
@@ -46,7 +46,7 @@ def _isolated_cache(monkeypatch, session_cache):
 
 @pytest.fixture(scope="session")
 def full_words() -> list[str]:
-    data = (resources.files("solver_cli.lexicons") / "kjxqz.txt.gz").read_bytes()
+    data = (lexicons_folder() / "kjxqz.txt.gz").read_bytes()
     return sorted({w.strip().upper() for w in gzip.decompress(data).decode().split() if 2 <= len(w.strip()) <= 15})
 
 

@@ -37,6 +37,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
+from solver_cli._data import lexicons_folder
 from solver_cli.cli import cli
 from solver_cli.engine.board import Board
 from solver_cli.engine.ranking import solve
@@ -54,7 +55,7 @@ SCRABBLE = load_rules("scrabble")
 
 
 def _shipped_words(name: str = "kjxqz") -> list[str]:
-    data = (resources.files("solver_cli.lexicons") / f"{name}.txt.gz").read_bytes()
+    data = (lexicons_folder() / f"{name}.txt.gz").read_bytes()
     return sorted(
         {w.strip().upper() for w in gzip.decompress(data).decode().split() if 2 <= len(w.strip()) <= MAX_WORD}
     )

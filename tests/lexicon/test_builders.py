@@ -13,7 +13,6 @@ import random
 import subprocess
 import sys
 import types
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver_cli
+from solver_cli._data import lexicons_folder
 from solver_cli.engine.alphabet import LETTERS
 from solver_cli.errors import InputError, LexiconError
 from solver_cli.lexicon import build as build_module
@@ -112,7 +112,7 @@ def test_same_array_on_adversarial_lists(name):
 
 
 def shipped_words(name: str) -> list[str]:
-    data = (resources.files("solver_cli.lexicons") / f"{name}.txt.gz").read_bytes()
+    data = (lexicons_folder() / f"{name}.txt.gz").read_bytes()
     return parse_word_list(gzip.decompress(data).decode(), 15).words
 
 
