@@ -256,7 +256,8 @@ def solve(
         return _solve(checked_board, rack_counts, lex.gaddag, rule_set, limit=top, filters=filters, valuation=valuation)
     solution = _solve(checked_board, rack_counts, lex.gaddag, rule_set, filters=filters, valuation=valuation)
     solution.moves.sort(key=lambda m: -m.score)  # stable: equal scores keep their equity order
-    del solution.moves[top:]
+    if top is not None:
+        del solution.moves[top:]
     return solution
 
 

@@ -101,6 +101,11 @@ def test_solve_with_a_leave_table_or_file(midgame, full_lexicon, tmp_path):
     write_leaves(path, zero, {"rules": "scrabble", "lexicon": "kjxqz", "rack_size": 7})
     assert scrab.solve(midgame, "AEIQRST", full_lexicon, leaves=path, top=20).moves == by_zero
     assert scrab.solve(midgame, "AEIQRST", full_lexicon, leaves=str(path), top=20).moves == by_zero
+    # sort="score" without top: every move, by score, ties in the equity order
+    every = scrab.solve(midgame, "AEIQRST", full_lexicon, sort="score")
+    assert len(every.moves) == every.total == 1053
+    assert [m.score for m in every.moves] == sorted((m.score for m in every.moves), reverse=True)
+    assert every.moves[:20] == scrab.solve(midgame, "AEIQRST", full_lexicon, sort="score", top=20).moves
     # the shipped table keeps the Q's partner: QI(s) for 13 beats TRA(N)QS for 30
     best = scrab.solve(midgame, "AEIQRST", full_lexicon, top=1).moves[0]
     assert best.text == "M1 QI(s)" and best.score == 13
