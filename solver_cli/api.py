@@ -21,7 +21,7 @@ from solver_cli.engine.leaves import LeaveTable
 from solver_cli.engine.play import Play
 from solver_cli.engine.play import apply_play as _apply_play
 from solver_cli.engine.play import check_play as _check_play
-from solver_cli.engine.ranking import FilterError, Solution, make_filters
+from solver_cli.engine.ranking import FilterError, Solution, make_filters, solve_by_score
 from solver_cli.engine.ranking import solve as _solve
 from solver_cli.engine.rules import Rules, shipped_rule_name
 from solver_cli.engine.rules import load_rules as _load_rules
@@ -252,13 +252,8 @@ def solve(
     table = _leave_table(leaves, rule_set, lex) if rank == "equity" else None
     valuation = valuation_for(checked_board, list(counts.counts), rule_set, table)
     rack_counts = list(counts.counts)
-    if not by_score:
-        return _solve(checked_board, rack_counts, lex.gaddag, rule_set, limit=top, filters=filters, valuation=valuation)
-    solution = _solve(checked_board, rack_counts, lex.gaddag, rule_set, filters=filters, valuation=valuation)
-    solution.moves.sort(key=lambda m: -m.score)  # stable: equal scores keep their equity order
-    if top is not None:
-        del solution.moves[top:]
-    return solution
+    run = solve_by_score if by_score else _solve
+    return run(checked_board, rack_counts, lex.gaddag, rule_set, limit=top, filters=filters, valuation=valuation)
 
 
 def load_leaves(

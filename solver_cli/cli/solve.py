@@ -212,7 +212,9 @@ def solve(
         valuation = valuation_for(position.board, counts, rule_set, ranking.leaves)
         wanted = None if show_all else max(top, move_rank if show_board else 0)
         if sort == "score" and ranking.leaves is not None:
-            solution = by_score(position.board, counts, lex.gaddag, rule_set, filters, valuation)
+            from solver_cli.engine.ranking import solve_by_score
+
+            solution = solve_by_score(position.board, counts, lex.gaddag, rule_set, filters, valuation)
         else:
             solution = ranked_moves(position.board, counts, lex.gaddag, rule_set, filters, wanted, fold, valuation)
         unseen = unseen_tiles(position.board, counts, rule_set)
@@ -324,18 +326,6 @@ def ranked_moves(
             break
         limit *= 4
         solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters, valuation=valuation)
-    return solution
-
-
-def by_score(
-    board: Board, counts: list[int], gaddag: Gaddag, rules: Rules, filters: Filters, valuation: Valuation
-) -> Solution:
-    """Every move, highest score first, ties in the equity order (``--sort score`` while
-    ranking by equity)."""
-    from solver_cli.engine.ranking import solve as run_solve
-
-    solution = run_solve(board, counts, gaddag, rules, filters=filters, valuation=valuation)
-    solution.moves.sort(key=lambda m: -m.score)  # stable: equal scores keep their equity order
     return solution
 
 

@@ -229,6 +229,25 @@ def solve(
     return Solution([_move_of(board, rules, rack, c, valuation) for c in chosen], total, matching)
 
 
+def solve_by_score(
+    board: Board,
+    rack: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    filters: Filters | None = None,
+    valuation: Valuation = SCORE,
+    limit: int | None = None,
+) -> Solution:
+    """``solve``'s candidates highest score first, ties in the ``valuation`` order: sorting
+    by score while ranking by equity (the engine's heap keeps the best by equity, so every
+    candidate is ranked and then sorted)."""
+    solution = solve(board, rack, gaddag, rules, filters=filters, valuation=valuation)
+    solution.moves.sort(key=lambda m: -m.score)  # stable: equal scores keep their equity order
+    if limit is not None:
+        del solution.moves[limit:]
+    return solution
+
+
 def _keep_candidate(filters: Filters, board: Board, c: Candidate) -> bool:
     if c.kind != PLACE:
         placement_only = (filters.at, filters.min_length, filters.max_length, filters.must_use, filters.word)
