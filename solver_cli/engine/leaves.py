@@ -63,9 +63,13 @@ def leave_of_index(index: int) -> list[int]:
     if not 0 <= index < TABLE_SIZE:
         raise ValueError(f"leave index {index} out of range")
     size = max(k for k in range(MAX_LEAVE + 1) if LEAVE_OFFSET[k] <= index)
-    rank = index - LEAVE_OFFSET[size]
+    return multiset_of_rank(index - LEAVE_OFFSET[size], size)
+
+
+def multiset_of_rank(rank: int, size: int) -> list[int]:
+    """The multiset of ``size`` tiles (27 counts) of rank ``rank`` among all of that size:
+    greedy decoding of the combinatorial number system, largest tile first."""
     counts = [0] * CODES
-    # Greedy decoding of the combinatorial number system, largest tile first.
     for i in range(size, 0, -1):
         b = i - 1
         while comb(b + 1, i) <= rank:

@@ -39,7 +39,15 @@ from math import comb
 from typing import Any
 
 from solver_cli.engine.gaddag import Gaddag
-from solver_cli.engine.leaves import CODES, LEAVE_OFFSET, MAX_LEAVE, TABLE_SIZE, LeaveTable, leave_index
+from solver_cli.engine.leaves import (
+    CODES,
+    LEAVE_OFFSET,
+    MAX_LEAVE,
+    TABLE_SIZE,
+    LeaveTable,
+    leave_index,
+    multiset_of_rank,
+)
 from solver_cli.engine.movegen import NATIVE_BUILT
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import InputError
@@ -81,15 +89,7 @@ def rack_rank(counts: list[int] | tuple[int, ...]) -> int:
     return rank
 
 
-def rack_of_rank(rank: int, size: int) -> list[int]:
-    counts = [0] * CODES
-    for i in range(size, 0, -1):
-        b = i - 1
-        while comb(b + 1, i) <= rank:
-            b += 1
-        rank -= comb(b, i)
-        counts[b - (i - 1)] += 1
-    return counts
+rack_of_rank = multiset_of_rank  # the inverse of rack_rank
 
 
 # --- step 2: from rack means to leave values --------------------------------------------------
