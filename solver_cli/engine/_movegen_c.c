@@ -1288,6 +1288,36 @@ PyDoc_STRVAR(leave_sums_doc,
              "bytes, indexed by leave_index). overall = the mean of mean(R) weighted by the chance\n"
              "of drawing R from the full bag.");
 
+/* The bag's 27 tile counts from a Python sequence into `tile_counts`. -1 with a TypeError set
+ * when `obj` is not a sequence; else 0, with `*problem` set when a count is missing, not an
+ * int or out of range (and left as it was otherwise). */
+static int read_tile_counts(PyObject *obj, int *tile_counts, const char **problem) {
+    PyObject *seq = PySequence_Fast(obj, "tile_counts must be a sequence of 27 ints");
+    if (seq == NULL) {
+        return -1;
+    }
+    const char *found = NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != RACK_CODES) {
+        found = "tile_counts must hold 27 ints";
+    }
+    for (int c = 0; found == NULL && c < RACK_CODES; c++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, c));
+        if (v < 0 || v > MAX_TILE_COUNT) {
+            found = "a tile count out of range";
+        }
+        tile_counts[c] = (int)v;
+    }
+    Py_DECREF(seq);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        found = "tile_counts must be ints";
+    }
+    if (found != NULL) {
+        *problem = found;
+    }
+    return 0;
+}
+
 static PyObject *leave_sums(PyObject *module, PyObject *args) {
     (void)module;
     Py_buffer ranks, sums, counts;
@@ -1304,27 +1334,11 @@ static PyObject *leave_sums(PyObject *module, PyObject *args) {
     } else if (rack_size < 1 || rack_size > MAX_LEAVE + 1) {
         problem = "rack_size must be 1..7";
     } else {
-        PyObject *seq = PySequence_Fast(tiles_obj, "tile_counts must be a sequence of 27 ints");
-        if (seq == NULL) {
+        if (read_tile_counts(tiles_obj, tile_counts, &problem) < 0) {
             PyBuffer_Release(&ranks);
             PyBuffer_Release(&sums);
             PyBuffer_Release(&counts);
             return NULL;
-        }
-        if (PySequence_Fast_GET_SIZE(seq) != RACK_CODES) {
-            problem = "tile_counts must hold 27 ints";
-        }
-        for (int c = 0; problem == NULL && c < RACK_CODES; c++) {
-            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, c));
-            if (v < 0 || v > MAX_TILE_COUNT) {
-                problem = "a tile count out of range";
-            }
-            tile_counts[c] = (int)v;
-        }
-        Py_DECREF(seq);
-        if (PyErr_Occurred()) {
-            PyErr_Clear();
-            problem = "tile_counts must be ints";
         }
     }
     size_t size = (size_t)LEAVE_OFFSET[MAX_LEAVE + 1];
@@ -1444,26 +1458,9 @@ static PyObject *leave_table(PyObject *module, PyObject *args) {
     } else if (rack_size < 1 || rack_size > MAX_LEAVE + 1 || !(smoothing >= 0.0)) {
         problem = "rack_size must be 1..7 and smoothing >= 0";
     } else {
-        PyObject *seq = PySequence_Fast(tiles_obj, "tile_counts must be a sequence of 27 ints");
-        if (seq == NULL) {
+        if (read_tile_counts(tiles_obj, tile_counts, &problem) < 0) {
             PyErr_Clear();
             problem = "tile_counts must be a sequence of 27 ints";
-        } else {
-            if (PySequence_Fast_GET_SIZE(seq) != RACK_CODES) {
-                problem = "tile_counts must hold 27 ints";
-            }
-            for (int c = 0; problem == NULL && c < RACK_CODES; c++) {
-                long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, c));
-                if (v < 0 || v > MAX_TILE_COUNT) {
-                    problem = "a tile count out of range";
-                }
-                tile_counts[c] = (int)v;
-            }
-            Py_DECREF(seq);
-            if (PyErr_Occurred()) {
-                PyErr_Clear();
-                problem = "tile_counts must be ints";
-            }
         }
     }
     double *v = NULL;
