@@ -30,7 +30,6 @@ import contextlib
 import hashlib
 import json
 import os
-import pickle
 import re
 import stat
 import struct
@@ -192,6 +191,8 @@ class CacheFolder:
         if 4 * len(gaddag.nodes) > MAX_CACHE_BYTES - 4096:
             say(f"the GADDAG is too large to cache ({MAX_CACHE_BYTES:,} bytes at most); using it in memory only")
             return None
+        import pickle  # here, not at the top: only a write needs it (start-up time)
+
         payload = make_payload(gaddag, sha256, max_length, words, list_name)
         try:
             self._remove_stale_temporaries()

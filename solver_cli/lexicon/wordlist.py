@@ -7,7 +7,6 @@ dropped. Shipped lists are gzip files in the data package ``solver_cli.lexicons`
 
 from __future__ import annotations
 
-import gzip
 import io
 import re
 import zlib
@@ -36,6 +35,8 @@ class WordSource:
         raw = self.data
         if raw.startswith(b"\x1f\x8b"):  # shipped lists, and any gzipped list a user gives
             # Decompressed as a stream and cut at the cap: a small file can expand to gigabytes.
+            import gzip  # here, not at the top: a cache hit never decompresses (start-up time)
+
             try:
                 with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
                     raw = stream.read(MAX_WORD_LIST_BYTES + 1)
