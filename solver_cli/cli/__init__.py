@@ -43,6 +43,17 @@ COMMANDS = {
 }
 
 
+def load_command(cmd_name: str) -> click.Command | None:
+    """The command named ``cmd_name``, its module imported; None if there is none."""
+    target = COMMANDS.get(cmd_name)
+    if target is None:
+        return None
+    module, name = target.split(":")
+    command = getattr(importlib.import_module(module), name)
+    assert isinstance(command, click.Command)
+    return command
+
+
 def _stdout_to_devnull() -> None:
     """After the reader of a pipe went away: later writes and the flush at exit go nowhere."""
     with contextlib.suppress(OSError, ValueError):
@@ -55,13 +66,7 @@ class ScrabGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
-            return None
-        module, name = target.split(":")
-        command = getattr(importlib.import_module(module), name)
-        assert isinstance(command, click.Command)
-        return command
+        return load_command(cmd_name)
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: object
