@@ -2,16 +2,22 @@
 
 Layout::
 
-    scrab-leaves 1\\n                  magic and format version
+    scrab-leaves 2\\n                  magic and format version
     {"rules": "scrabble", ...}\\n      one line of JSON: the header (below)
     <values>                          TABLE_SIZE int16, little-endian: hundredths of a point,
                                       at each leave's ``engine.leaves.leave_index``
 
 The header holds ``rules``, ``lexicon`` (names), ``rack_size``, ``entries`` (must be
-``TABLE_SIZE``), ``sha256`` (of the values' bytes), and what the training recorded:
+``TABLE_SIZE``), ``crc32`` (of the values' bytes), and what the training recorded:
 ``games``, ``rounds``, ``seconds``, ``machine``, ``created``, ``method``, ``seed`` (any
 other keys are kept and shown, never interpreted). The values are stored raw (2.2 MB): a
-load is one bounded read and a checksum, a few milliseconds; packages compress them anyway.
+load is one bounded read and a checksum, about a millisecond; packages compress them anyway.
+Version 1 files (``scrab-leaves 1``, the checksum a ``sha256``) are still read.
+
+The checksum catches damage (a truncated or flipped file), not forgery: a leave value is
+only a number, and any int16 is a safe one. CRC-32 finds every burst error of up to 32 bits
+and costs a third of a SHA-256, whose import alone (OpenSSL) was 2 ms of every ``scrab
+solve``.
 
 Reading trusts nothing: the size is bounded before anything is read, the header must be one
 line of JSON with the right types, and the checksum must match. Shipped tables live in
@@ -20,9 +26,9 @@ line of JSON with the right types, and the checksum must match. Shipped tables l
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
+import zlib
 from array import array
 from pathlib import Path
 
@@ -31,10 +37,11 @@ from solver_cli._io import read_limited, write_atomically
 from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
 from solver_cli.errors import InputError
 
-MAGIC = b"scrab-leaves 1\n"
+MAGIC = b"scrab-leaves 2\n"
+MAGIC_V1 = b"scrab-leaves 1\n"  # the same, checked by a SHA-256
 MAX_HEADER_BYTES = 64_000
 MAX_FILE_BYTES = len(MAGIC) + MAX_HEADER_BYTES + 2 * TABLE_SIZE
-_REQUIRED = {"rules": str, "lexicon": str, "rack_size": int, "entries": int, "sha256": str}
+_REQUIRED = {"rules": str, "lexicon": str, "rack_size": int, "entries": int}
 
 
 def read_leaves(path: str | Path) -> LeaveTable:
@@ -44,7 +51,8 @@ def read_leaves(path: str | Path) -> LeaveTable:
 
 
 def decode_leaves(data: bytes, name: str) -> LeaveTable:
-    if not data.startswith(MAGIC):
+    version1 = data.startswith(MAGIC_V1)
+    if not data.startswith(MAGIC) and not version1:
         raise InputError(f"{name}: not a scrab leave file (it must start with {MAGIC[:-1].decode()!r})")
     end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER_BYTES + 1)
     if end < 0:
@@ -55,7 +63,8 @@ def decode_leaves(data: bytes, name: str) -> LeaveTable:
         raise InputError(f"{name}: the header is not one line of JSON") from None
     if not isinstance(header, dict):
         raise InputError(f"{name}: the header is not a JSON object")
-    for key, kind in _REQUIRED.items():
+    checksum_kind = {"sha256": str} if version1 else {"crc32": int}
+    for key, kind in (_REQUIRED | checksum_kind).items():
         if type(header.get(key)) is not kind:
             raise InputError(f"{name}: the header's {key!r} is missing or not a {kind.__name__}")
     if header["entries"] != TABLE_SIZE:
@@ -63,13 +72,21 @@ def decode_leaves(data: bytes, name: str) -> LeaveTable:
     body = data[end + 1 :]
     if len(body) != 2 * TABLE_SIZE:
         raise InputError(f"{name}: {len(body):,} bytes of values; {2 * TABLE_SIZE:,} expected (truncated?)")
-    if hashlib.sha256(body).hexdigest() != header["sha256"]:
+    if not _checksum_matches(body, header, version1):
         raise InputError(f"{name}: the values do not match the header's checksum (damaged)")
     values = array("h")
     values.frombytes(body)
     if sys.byteorder != "little":
         values.byteswap()
     return LeaveTable(values, f"{header['rules']}-{header['lexicon']}", header)
+
+
+def _checksum_matches(body: bytes, header: dict[str, object], version1: bool) -> bool:
+    if version1:
+        import hashlib  # here: only an old file needs it (OpenSSL's import is 2 ms of start-up)
+
+        return hashlib.sha256(body).hexdigest() == header["sha256"]
+    return zlib.crc32(body) == header["crc32"]
 
 
 def encode_leaves(table: LeaveTable, info: dict[str, object]) -> bytes:
@@ -79,7 +96,8 @@ def encode_leaves(table: LeaveTable, info: dict[str, object]) -> bytes:
     if sys.byteorder != "little":
         values.byteswap()
     body = values.tobytes()
-    header = dict(info, entries=TABLE_SIZE, sha256=hashlib.sha256(body).hexdigest())
+    header = {key: value for key, value in info.items() if key != "sha256"}  # (read from a version 1 file)
+    header.update(entries=TABLE_SIZE, crc32=zlib.crc32(body))
     line = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
     if b"\n" in line or len(line) > MAX_HEADER_BYTES:
         raise ValueError("header too long")
