@@ -140,11 +140,9 @@ def stale_files(entries: list[CacheEntry]) -> dict[str, bool | None]:
 
 
 def _list_digest(name: str) -> str | None:
-    """The start of the SHA-256 the cache file name of list ``name`` holds, for the list as it
+    """The start of the digest the cache file name of list ``name`` holds, for the list as it
     is now; None unless ``name`` surely names the list the file was built from: a shipped
     list, or an existing file by its absolute path (as the cache records it, unaltered)."""
-    import hashlib
-
     from solver_cli.lexicon.cache import MAX_NAME_CHARS
     from solver_cli.lexicon.wordlist import open_source, shipped_lexicon_name
 
@@ -155,7 +153,7 @@ def _list_digest(name: str) -> str | None:
         source = open_source(name)
     except (ScrabError, OSError):
         return None
-    return hashlib.sha256(source.data).hexdigest()[:16]
+    return source.digest()[:16]
 
 
 # --- the table -----------------------------------------------------------------------------------

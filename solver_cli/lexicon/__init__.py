@@ -7,7 +7,6 @@ the GADDAG from the user's cache when it is sound and trusted (``cache``), else 
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +25,7 @@ class Lexicon:
     name: str
     gaddag: Gaddag
     word_count: int
-    sha256: str
+    digest: str  # the word list's (WordSource.digest)
     max_length: int
     cache_path: Path | None  # None when it was built in memory only
     built: bool  # True when this call built the GADDAG (cold start)
@@ -45,12 +44,12 @@ def load_lexicon(
     """The lexicon's GADDAG, from the cache when it is sound, else built and cached."""
     say = warn or (lambda message: None)
     source = open_source(name_or_path)
-    sha256 = hashlib.sha256(source.data).hexdigest()
-    name = cache_name(source, sha256, max_length)
+    digest = source.digest()
+    name = cache_name(source, digest, max_length)
 
     with open_cache_folder(say) as folder:
         if folder is not None:
-            header = folder.read(name, sha256, max_length, say)
+            header = folder.read(name, digest, max_length, say)
             if header is not None:
                 gaddag = Gaddag(header["nodes"], header["root"], header["dawg_root"], header["states"], header["arcs"])
                 # Every index range-checked once, before any walk (the native engine's memory
@@ -59,7 +58,7 @@ def load_lexicon(
                 if problem is None:
                     if source.path is not None:  # (the shipped lists are clean)
                         _say_skipped(source.name, *skipped_lines(source.text(), max_length)[:2], say)
-                    return Lexicon(source.name, gaddag, header["words"], sha256, max_length, folder.path / name, False)
+                    return Lexicon(source.name, gaddag, header["words"], digest, max_length, folder.path / name, False)
                 say(f"cache file {folder.path / name} is damaged ({problem}); rebuilding it")
 
         text = source.text()
@@ -78,8 +77,8 @@ def load_lexicon(
             raise LexiconError(f"{source.name}: {exc}") from None
         saved = None
         if folder is not None:
-            saved = folder.write(name, gaddag, sha256, max_length, len(word_list.words), source.name, say)
-    return Lexicon(source.name, gaddag, len(word_list.words), sha256, max_length, saved, True, builder)
+            saved = folder.write(name, gaddag, digest, max_length, len(word_list.words), source.name, say)
+    return Lexicon(source.name, gaddag, len(word_list.words), digest, max_length, saved, True, builder)
 
 
 def _say_skipped(name: str, count: int, first: int, say: Warn) -> None:

@@ -13,6 +13,11 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+try:  # hashlib's own BLAKE2, without hashlib's import of OpenSSL (2 ms of every start-up)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # an interpreter built without it: the same function, through hashlib
+    from hashlib import blake2b as _blake2b
+
 from solver_cli._data import lexicons_folder
 from solver_cli._io import path_exists, read_limited
 from solver_cli.errors import LexiconError
@@ -30,6 +35,11 @@ class WordSource:
     name: str  # shipped name or the file's path as given
     path: Path | None  # None for a shipped list
     data: bytes  # the file's bytes as stored (gzip for shipped lists)
+
+    def digest(self) -> str:
+        """The list's identity, as the cache knows it: the BLAKE2b-256 of its bytes as
+        stored (hex), so an edited list gets a new GADDAG and a moved one keeps its own."""
+        return _blake2b(self.data, digest_size=32).hexdigest()
 
     def text(self) -> str:
         raw = self.data

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from solver_cli.cli import cli
 from solver_cli.lexicon import load_lexicon
+from solver_cli.lexicon.cache import FORMAT_VERSION
 
 OTHER_UID = 54321
 
@@ -63,7 +64,7 @@ def test_lists_each_file_with_its_word_list(cache, lists):
     files = {f["file"]: f for f in data["files"]}
     assert set(files) == {a.cache_path.name, b.cache_path.name}
     fa, fb = files[a.cache_path.name], files[b.cache_path.name]
-    assert (fa["lexicon"], fa["words"], fa["max_length"], fa["format"]) == (str(one), 3, 15, 2)
+    assert (fa["lexicon"], fa["words"], fa["max_length"], fa["format"]) == (str(one), 3, 15, FORMAT_VERSION)
     assert (fb["lexicon"], fb["words"], fb["max_length"]) == (str(two), 4, 21)
     assert fa["valid"] and fa["trusted"] and fa["status"] == "ok"
     assert fa["bytes"] == a.cache_path.stat().st_size

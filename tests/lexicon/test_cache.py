@@ -87,7 +87,7 @@ def _corrupt(path, how):
         path.write_bytes(pickle.dumps(payload))
     elif how == "other-list":
         payload = pickle.loads(data)
-        payload["sha256"] = "0" * 64
+        payload["digest"] = "0" * 64
         path.write_bytes(pickle.dumps(payload))
     elif how == "foreign-pickle":
         path.write_bytes(pickle.dumps(os.path.join))  # a pickle that names a function
@@ -133,7 +133,7 @@ def test_failed_write_leaves_no_file_behind(cache, wordfile, monkeypatch):
     def disk_full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(lexmod.pickle, "dump", disk_full)
+    monkeypatch.setattr("pickle.dump", disk_full)  # (the cache imports pickle when it writes)
     warnings = []
     lex = load_lexicon(str(wordfile), warn=warnings.append)
     assert lex.cache_path is None and lex.contains("cat")

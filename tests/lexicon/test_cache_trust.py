@@ -296,7 +296,7 @@ def test_the_checksum_covers_every_field(cache, word_list):
         ("byteorder", "middle", "byte order"),
         ("format", 1, "old format"),
         ("max_length", 16, "different word list"),
-        ("sha256", "0" * 64, "different word list"),
+        ("digest", "0" * 64, "different word list"),
         ("root", 2.5, "mistyped"),
         ("root", True, "not a scrab cache"),
         ("name", b"bytes", "mistyped"),
