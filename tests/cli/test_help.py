@@ -202,7 +202,9 @@ def test_completion_through_the_environment_protocol():
         ["solve", "boards/midgame.txt", "--rack", "AB1"],  # an error is printed without Rich too
     ],
 )
-def test_rich_is_imported_only_to_draw(args, session_cache, full_lexicon):
+def test_rich_is_imported_only_to_draw_and_unused_modules_never(args, session_cache, full_lexicon):
+    # ... and what a warm command never needs is not imported either: hashlib (OpenSSL),
+    # pickle (the cache is read without it), gzip (the word list is not decompressed).
     code = (
         "import sys, click\n"
         "from solver_cli.cli import all_commands, cli\n"
@@ -210,6 +212,8 @@ def test_rich_is_imported_only_to_draw(args, session_cache, full_lexicon):
         f"    cli({args!r}, standalone_mode=False)\n"
         "except click.ClickException as exc:\n"
         "    exc.show()\n"
+        "unneeded = {'hashlib', '_hashlib', 'pickle', 'gzip'} & set(sys.modules)\n"
+        "sys.stderr.write(f'UNNEEDED {sorted(unneeded)} ')\n"
         "sys.stderr.write('RICH ' + str(sorted(m for m in sys.modules if m.split('.')[0] == 'rich')))\n"
     )
     done = subprocess.run(
@@ -221,7 +225,7 @@ def test_rich_is_imported_only_to_draw(args, session_cache, full_lexicon):
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stderr.endswith("RICH []"), done.stderr
+    assert done.stderr.endswith("UNNEEDED [] RICH []"), done.stderr
     assert done.stdout.strip() or done.stderr.startswith("Error: ")
 
 
