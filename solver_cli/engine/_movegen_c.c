@@ -103,10 +103,23 @@ typedef struct {
     uint32_t dawg_root;
 } LexiconObject;
 
+/* The check below is a chain from one state's header to the next state's offset, through a
+ * popcount. Where GCC can build clones chosen at load time (glibc's ifunc on x86-64), a
+ * clone that uses the popcnt instruction runs on processors that have it: 3.0 instead of
+ * 3.9 ms for kjxqz's 1.3 million entries, on every load of a cached lexicon. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__)
+#define WITH_POPCNT_CLONE __attribute__((target_clones("popcnt", "default")))
+#define CHECK_POPCOUNT(v) ((unsigned)__builtin_popcount(v))
+#else
+#define WITH_POPCNT_CLONE
+#define CHECK_POPCOUNT(v) popcount32(v)
+#endif
+
 /* NULL when every read the generator can make from `nodes` stays inside it; else why not.
  * One pass, relying on the builder's order: a state is laid out after all its children, so
  * each child offset must be below its parent's and already known as the start of a state.
  * That also rules out cycles: every walk through the array goes strictly downwards. */
+WITH_POPCNT_CLONE
 static const char *check_nodes(const uint32_t *nodes, size_t len, uint64_t root, uint64_t dawg_root) {
     if (len == 0) {
         return "the node array is empty";
@@ -126,7 +139,7 @@ static const char *check_nodes(const uint32_t *nodes, size_t len, uint64_t root,
             problem = "a state header has bits above the final bit";
             break;
         }
-        size_t arcs = popcount32(header & ARC_BITS);
+        size_t arcs = CHECK_POPCOUNT(header & ARC_BITS);
         if (arcs > len - off - 1) {
             problem = "a state's arcs run past the end of the array";
             break;
