@@ -4,7 +4,6 @@ import pickle
 import pytest
 
 from solver_cli.errors import LexiconError
-from solver_cli.lexicon import cache as lexmod
 from solver_cli.lexicon import load_lexicon
 from solver_cli.lexicon.cache import FORMAT_VERSION
 from solver_cli.lexicon.wordlist import parse_word_list, shipped_lexicons
