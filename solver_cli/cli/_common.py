@@ -7,9 +7,8 @@ import functools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import click
 
@@ -152,8 +151,7 @@ def leaves_option(func: F) -> F:
     )(func)
 
 
-@dataclass(frozen=True)
-class Ranking:
+class Ranking(NamedTuple):
     """What orders the moves: ``leaves`` None ranks by score."""
 
     leaves: LeaveTable | None

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from solver_cli.cli._common import console
 from solver_cli.engine.alphabet import BLANK_BIT, LETTERS, letter_of
@@ -80,8 +79,7 @@ def cross_word_text(word: Word) -> str:
     return f"{word.word} {word.score} {word.kind}"
 
 
-@dataclass(frozen=True)
-class MoveRow:
+class MoveRow(NamedTuple):
     """One row of the moves table: a move, and with folding the other moves that differ
     from it only in the main word's letters, through the blank (``others``)."""
 

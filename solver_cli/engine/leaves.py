@@ -30,7 +30,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 from solver_cli.engine.alphabet import ALPHABET_SIZE
 
@@ -146,8 +146,7 @@ def _sub_leaves(counts: list[int], size: int) -> list[list[int]]:
     return found
 
 
-@dataclass(frozen=True)
-class Valuation:
+class Valuation(NamedTuple):
     """How moves are ranked. Without ``leaves``, by score alone (today's greedy order).
     With them, by equity: score plus the leave's value, or with an empty bag (``bag == 0``)
     the end-of-game adjustments (see the module docstring), ``opponent`` being the face value

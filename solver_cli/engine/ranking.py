@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from solver_cli.engine.alphabet import BLANK_BIT, parse_rack, rack_text, shown_char
 from solver_cli.engine.board import Board
@@ -27,8 +28,7 @@ class Solution:
 SORTS = ("score", "length", "tiles")
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(NamedTuple):
     """Which moves to keep, and in which order; every field optional."""
 
     at: tuple[int, int] | None = None  # the main word covers this (row, col)

@@ -12,6 +12,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 try:  # hashlib's own BLAKE2, without hashlib's import of OpenSSL (2 ms of every start-up)
     from _blake2 import blake2b as _blake2b
@@ -30,8 +31,7 @@ _NOT_LETTER_OR_NEWLINE = re.compile(r"[^A-Za-z\n]")
 _SLICE = 1 << 20
 
 
-@dataclass(frozen=True)
-class WordSource:
+class WordSource(NamedTuple):
     name: str  # shipped name or the file's path as given
     path: Path | None  # None for a shipped list
     data: bytes  # the file's bytes as stored (gzip for shipped lists)
