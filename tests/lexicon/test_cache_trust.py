@@ -520,3 +520,43 @@ def test_counts_beyond_what_the_builder_makes_are_refused(cache, word_list, key,
     again, said = load(word_list)
     assert again.built and again.gaddag.nodes == lex.gaddag.nodes
     assert len(said) == 1 and reason in said[0], said
+
+
+# --------------------------------------------------------------------------- the default folder
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the platformdirs shortcut is taken on Linux only")
+@pytest.mark.parametrize(
+    ("xdg", "home"),
+    [
+        (None, "/home/ann"),
+        ("/var/tmp/xdg cache", "/home/ann"),  # an absolute XDG_CACHE_HOME wins
+        ("relative/cache", "/home/ann"),  # a relative one: platformdirs answers
+        ("", "/home/ann"),
+        ("  ", "/home/ann"),
+        ("/x/", "/home/ann/"),  # trailing separators
+        (None, "relative-home"),  # not the plain case: platformdirs answers
+        (None, ""),
+        (None, None),
+    ],
+)
+def test_the_default_folder_is_platformdirs_own(monkeypatch, xdg, home):
+    """scrab finds its default folder without importing platformdirs (4 ms of every
+    command) where the answer is plain; it must be the folder platformdirs names."""
+    import platformdirs
+
+    monkeypatch.delenv("SCRAB_CACHE_DIR", raising=False)
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    try:
+        expected = Path(platformdirs.user_cache_dir("scrab", appauthor=False))
+    except (RuntimeError, KeyError, OSError):
+        expected = None
+    shortcut = cachemod._xdg_cache_dir()
+    if shortcut is not None:
+        assert shortcut == expected
+    if expected is not None and expected.is_absolute():
+        assert cachemod.cache_dir() == expected
