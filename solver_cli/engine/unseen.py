@@ -9,7 +9,7 @@ board whose tiles miss the centre) so the CLI can warn without refusing to solve
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, LETTERS
 from solver_cli.engine.board import Board
@@ -20,8 +20,7 @@ from solver_cli.engine.rules import Rules
 VOWELS = frozenset("AEIOU")
 
 
-@dataclass(frozen=True)
-class Unseen:
+class Unseen(NamedTuple):
     counts: tuple[int, ...]  # by code, index 0 = blanks; never negative
     over: tuple[tuple[str, int, int], ...]  # (letter or "?", held, in the set) where held > set
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import re
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -111,8 +110,7 @@ def open_source(name_or_path: str | None) -> WordSource:
     return WordSource(name, path, read_limited(path, MAX_WORD_LIST_BYTES, "word list"))
 
 
-@dataclass
-class WordList:
+class WordList(NamedTuple):
     words: list[str]  # sorted, unique, uppercase, 2..max_length letters
     skipped: int  # lines with characters other than letters
     too_long: int
