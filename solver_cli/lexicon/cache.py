@@ -171,7 +171,7 @@ class CacheFolder:
         """The sound header with ``nodes`` as an array; None if there is no file, or (with
         a warning) if it cannot be trusted or used."""
         try:
-            payload = self._load(name)
+            payload, buffer = self._load(name)
         except FileNotFoundError:
             return None
         except _Unusable as exc:
@@ -181,10 +181,11 @@ class CacheFolder:
         if problem is not None:
             say(f"cache file {self.path / name} is {problem}; rebuilding it")
             return None
-        return _as_header(payload)
+        return _as_header(payload, buffer)
 
-    def _load(self, name: str) -> dict[str, object]:
-        """The file's flat dict; FileNotFoundError, or _Unusable with the reason."""
+    def _load(self, name: str) -> tuple[dict[str, object], array[int]]:
+        """The file's flat dict, and the buffer its bytes values are views of (see
+        ``_read_all``); FileNotFoundError, or _Unusable with the reason."""
         path, where = self.at(name)
         try:
             fd = os.open(path, _OPEN_FILE, **where)
@@ -201,12 +202,13 @@ class CacheFolder:
                 raise _Unusable(problem, untrusted=True)
             if st.st_size > MAX_CACHE_BYTES:
                 raise _Unusable(f"too large ({st.st_size:,} bytes; at most {MAX_CACHE_BYTES:,})")
-            data = _read_all(fd, st.st_size)
+            buffer = _read_all(fd, st.st_size)
         except OSError as exc:
             raise _Unusable(f"unreadable ({exc.strerror or exc})") from None
         finally:
             os.close(fd)
-        return load_flat_pickle(data)
+        with memoryview(buffer) as whole, whole.cast("B") as raw:
+            return load_flat_pickle(raw[: st.st_size]), buffer
 
     def write(
         self, name: str, gaddag: Gaddag, digest: str, max_length: int, words: int, list_name: str, say: Warn
@@ -336,21 +338,24 @@ def _is_link(path: str, where: dict[str, int]) -> bool:
         return False
 
 
-def _read_all(fd: int, size: int) -> bytes:
+def _read_all(fd: int, size: int) -> array[int]:
+    """The file's ``size`` bytes, read into the start of an ``array("I")``: the array that
+    becomes the GADDAG's node array (``_as_header`` moves the nodes to its start and cuts
+    it), so the 5 MB are read straight into their final place, not into a bytes object and
+    then copied (a copy into fresh pages costs a millisecond or two)."""
     if hasattr(os, "set_blocking"):  # opened O_NONBLOCK; a regular file reads the same either way
         os.set_blocking(fd, True)
-    chunks = []
-    left = size + 1  # one byte more than announced: a file that grows is refused below
-    while left > 0:
-        chunk = os.read(fd, min(left, 1 << 24))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    data = b"".join(chunks)
-    if len(data) != size:
+    buffer = array("I", bytes(4)) * (size // 4 + 1)  # room for one byte more than announced
+    got = 0
+    with memoryview(buffer) as whole, whole.cast("B") as raw, os.fdopen(fd, "rb", buffering=0, closefd=False) as fh:
+        while got <= size:  # a file that grows is refused below
+            count = fh.readinto(raw[got : size + 1])
+            if not count:
+                break
+            got += count
+    if got != size:
         raise _Unusable("changing while it was read")
-    return data
+    return buffer
 
 
 # ------------------------------------------------------------------------------ the format
@@ -399,7 +404,7 @@ _LONG1, _BINFLOAT = 0x8A, ord("G")
 _MAX_FIELDS = 64
 
 
-def load_flat_pickle(data: bytes) -> dict[str, object]:
+def load_flat_pickle(data: bytes | memoryview) -> dict[str, object]:
     """The flat dict a cache pickle spells, read from its opcodes without running pickle:
     anything but ``{str: int | float | str | bytes}`` (a class, a nested container, a
     reference to an earlier object) raises _Unusable. Bytes values come back as memoryviews
@@ -538,11 +543,22 @@ def decode_cache(data: bytes, digest: str | None = None, max_length: int | None 
     return _as_header(payload)
 
 
-def _as_header(payload: dict[str, object]) -> CacheHeader:
-    nodes = array("I")
+def _as_header(payload: dict[str, object], buffer: array[int] | None = None) -> CacheHeader:
+    """The checked payload with ``nodes`` as an array: ``buffer`` itself when the payload's
+    bytes are views of it (the nodes moved to its start, the rest cut off), else a copy."""
     blob = payload["nodes"]
     assert isinstance(blob, bytes | memoryview)
-    nodes.frombytes(blob)
+    if buffer is None:
+        nodes = array("I")
+        nodes.frombytes(blob)
+    else:
+        assert isinstance(blob, memoryview)
+        size = len(blob)
+        with memoryview(buffer) as whole, whole.cast("B") as raw:
+            raw[:size] = blob  # (a memmove: the two may overlap)
+        blob.release()  # the last view of the buffer: it can be cut now
+        del buffer[size // 4 :]
+        nodes = buffer
     if sys.byteorder != payload["byteorder"]:
         nodes.byteswap()
     header = dict(payload, nodes=nodes)
@@ -627,7 +643,7 @@ def _entry(folder: CacheFolder, name: str, match: re.Match[str]) -> CacheEntry:
     entry = CacheEntry(name, 0, match["stem"], None, int(match["length"]), version, False, False, "")
     try:
         entry.size = os.stat(path, follow_symlinks=False, **where).st_size
-        payload = folder._load(name)
+        payload, _ = folder._load(name)
     except FileNotFoundError:
         entry.status = "gone (removed while listing)"
         return entry

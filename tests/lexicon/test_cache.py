@@ -167,3 +167,18 @@ def test_words_longer_than_the_board_are_dropped(cache, tmp_path):
 def test_empty_word_list_name_is_an_error_not_the_default(cache):
     with pytest.raises(LexiconError, match="empty word-list name"):
         load_lexicon("  ")
+
+
+@pytest.mark.parametrize("words", [["QI", "ZA", "ZAS"], ["AB", "ABA", "BA", "CAB", "CABS", "SCAB", "TABS", "BAST"]])
+def test_a_cached_gaddag_loads_as_the_one_built(cache, tmp_path, words):
+    """The file is read straight into the array that becomes the node array (the nodes
+    moved to its start, wherever the pickle put them, and the rest cut off)."""
+    path = tmp_path / "list.txt"
+    path.write_text("\n".join(words))
+    built = load_lexicon(str(path))
+    loaded = load_lexicon(str(path))
+    assert built.built and not loaded.built
+    assert loaded.gaddag.nodes.typecode == "I"
+    assert loaded.gaddag.nodes == built.gaddag.nodes
+    assert (loaded.gaddag.root, loaded.gaddag.dawg_root) == (built.gaddag.root, built.gaddag.dawg_root)
+    assert all(loaded.contains(word) for word in words) and not loaded.contains("QIS")
