@@ -1229,8 +1229,6 @@ def test_disk_full_during_the_cache_write(tmp_path, sane_board, small_list, monk
 
 
 def test_disk_full_half_way_through_the_write_in_process(tmp_path, small_list, monkeypatch):
-    from solver_cli.lexicon import cache as lexmod
-
     cache = tmp_path / "cache"
     monkeypatch.setenv("SCRAB_CACHE_DIR", str(cache))
     real_dump = pickle.dump
@@ -1242,7 +1240,7 @@ def test_disk_full_half_way_through_the_write_in_process(tmp_path, small_list, m
         fh.flush()
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(lexmod.pickle, "dump", half_then_full)
+    monkeypatch.setattr(pickle, "dump", half_then_full)  # (the cache imports pickle to write)
     result = invoke(
         ["solve", "--rank", "score", "-", "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8", "--json"],
         input=board_text(SANE_GRID),
@@ -1250,7 +1248,7 @@ def test_disk_full_half_way_through_the_write_in_process(tmp_path, small_list, m
     assert json_moves(assert_json(result)) == expected_sane()
     assert any("No space left" in w for w in warnings_of(result))
     assert list(cache.iterdir()) == []
-    monkeypatch.setattr(lexmod.pickle, "dump", real_dump)
+    monkeypatch.setattr(pickle, "dump", real_dump)
     result = invoke(
         ["solve", "--rank", "score", "-", "--rack", "AEST?", "--lexicon", str(small_list), "--top", "8", "--json"],
         input=board_text(SANE_GRID),
