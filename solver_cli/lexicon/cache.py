@@ -13,7 +13,7 @@ caches) and its files with mode 0600; its own default folder, if an older scrab 
 writable by the group, is tightened to 0700.
 
 Format (version 3). A pickled flat dict of str -> int / float / str / bytes: ``magic``,
-``format``, ``digest`` (the word list's ``content_digest``: BLAKE2b-256 of it as stored),
+``format``, ``digest`` (``WordSource.digest``: the BLAKE2b-256 of the word list as stored),
 ``max_length``, ``name`` (the word list's name), ``words``, ``root``, ``dawg_root``,
 ``states``, ``arcs``, ``byteorder``, ``created``, ``checksum`` and ``nodes`` (the GADDAG's
 uint32 array as bytes). ``checksum`` is the CRC-32 of a canonical encoding of every other
