@@ -49,7 +49,12 @@ def test_lexicons_lists_the_shipped_lists_and_the_users_own(data, nwl, small_wor
         {"folder": str(data / "lexicons"), "origin": "user folder", "problem": None, "searched": True}
     ]
     by = {(e["name"], e["origin"]): e for e in listing["lexicons"]}
-    assert list(by) == [("kjxqz", "shipped"), ("sowpods", "shipped"), ("NWL2023", "user folder"), ("Sowpods", "user folder")]
+    assert list(by) == [
+        ("kjxqz", "shipped"),
+        ("sowpods", "shipped"),
+        ("NWL2023", "user folder"),
+        ("Sowpods", "user folder"),
+    ]
     own = by["NWL2023", "user folder"]
     assert own["path"] == str(nwl) and own["words"] == len(small_words) + 1 and own["cached"] is False
     assert own["leaves"] == "scrabble-kjxqz" and own["leaves_trained"] is False  # borrowed
@@ -105,7 +110,8 @@ def test_a_list_without_a_table_borrows_one_and_training_by_name_keeps_one(data,
     )
     assert json.loads(borrowed.stdout)["leaves"] == "scrabble-kjxqz"
 
-    trained = json.loads(run("leaves", "train", "--lexicon", "nwl2023", "--games", "4", "--rounds", "1", "--json").stdout)
+    training = run("leaves", "train", "--lexicon", "nwl2023", "--games", "4", "--rounds", "1", "--json")
+    trained = json.loads(training.stdout)
     table = data / "leaves" / "scrabble-NWL2023.leaves"
     assert trained["output"] == str(table) and table.is_file()
     assert (table.parent.stat().st_mode & 0o777) == 0o700
@@ -113,7 +119,8 @@ def test_a_list_without_a_table_borrows_one_and_training_by_name_keeps_one(data,
     found = run(*args)
     assert found.stderr == ""
     assert json.loads(found.stdout)["leaves"] == "scrabble-NWL2023"
-    assert json.loads(run("leaves", "show", "AEI", "--lexicon", "nwl2023", "--json").stdout)["table"] == "scrabble-NWL2023"
+    shown = json.loads(run("leaves", "show", "AEI", "--lexicon", "nwl2023", "--json").stdout)
+    assert shown["table"] == "scrabble-NWL2023"
     listed = {e["name"]: e for e in json.loads(run("lexicons", "--json").stdout)["lexicons"]}
     assert listed["NWL2023"]["leaves"] == "scrabble-NWL2023" and listed["NWL2023"]["leaves_trained"]
 

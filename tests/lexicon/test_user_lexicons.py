@@ -13,8 +13,7 @@ import pytest
 
 from solver_cli import _data
 from solver_cli.errors import InputError, LexiconError
-from solver_cli.lexicon import list_lexicons, load_lexicon
-from solver_cli.lexicon import wordlist
+from solver_cli.lexicon import list_lexicons, load_lexicon, wordlist
 from solver_cli.lexicon.wordlist import (
     find_user_lexicon,
     lexicon_label,
@@ -108,7 +107,9 @@ def test_only_list_files_with_plain_names_count(data):
     assert find_user_lexicon("folder") is None and find_user_lexicon("fifo") is None
 
 
-@pytest.mark.parametrize("name", ["../NWL2023", "lexicons/NWL2023", "NWL2023.txt", "..", ".", "/NWL2023", "NWL 2023", "NWL2023\x00"])
+@pytest.mark.parametrize(
+    "name", ["../NWL2023", "lexicons/NWL2023", "NWL2023.txt", "..", ".", "/NWL2023", "NWL 2023", "NWL2023\x00"]
+)
 def test_a_path_is_never_looked_up_as_a_name(data, monkeypatch, tmp_path, name):
     """A name with a separator, a dot or anything but letters, digits, _ + - is a path, used
     as given: it can never reach a file outside the folders, nor one in them by another name."""
