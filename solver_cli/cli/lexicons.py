@@ -106,10 +106,10 @@ def print_listing(listing: LexiconListing, tables: dict[int, tuple[str | None, b
     rows: list[list[Cell]] = []
     for e in usable:
         table, trained = tables[id(e)]
-        where = "shipped" if e.path is None else str(e.path)
+        where = str(e.path) if e.path is not None else "shipped (default)" if e.default else "shipped"
         rows.append(
             [
-                e.name + (" [default]" if e.default else ""),
+                e.name,
                 "-" if e.words is None else f"{e.words:,}",
                 "yes" if e.cached else "no",
                 "-" if table is None else table + ("" if trained else " (borrowed)"),
@@ -123,8 +123,8 @@ def print_listing(listing: LexiconListing, tables: dict[int, tuple[str | None, b
             print_wrapped(out, f"{e.name}: {e.problem}")
     for e in listing.lexicons:
         if e.shadowed_by is not None:
-            taker = f"the shipped {e.name.lower()}" if e.shadowed_by == "shipped" else e.shadowed_by
-            print_wrapped(out, f"Shadowed: {e.path} (the name {e.name} picks {taker})")
+            taker = "a shipped list" if e.shadowed_by == "shipped" else e.shadowed_by
+            print_wrapped(out, f"Shadowed: {e.path}, by {taker}")
     for folder in listing.folders:
         label = "Your word-list folder" if folder.origin == "user folder" else folder.origin
         state = "" if folder.problem is None else f" ({folder.problem})"
