@@ -48,7 +48,10 @@ def record_lexicon(lexicon: str | None, game_lexicon: str | None, source: str) -
         return found
     shown = wanted if len(wanted) <= 40 else wanted[:37] + "..."
     if LIST_NAME.fullmatch(wanted):
-        fix = f"put your {wanted} list in {lexicon_folders()[0].path} as {wanted}.txt, or give --lexicon"
+        own = lexicon_folders()[0]
+        fix = f"put your {wanted} list in {own.path} as {wanted}.txt, or give --lexicon"
+        if own.problem is not None and own.problem != "missing":
+            fix = f"your word-list folder {own.path} is {own.problem}; or give --lexicon"
     else:
         fix = "give --lexicon to choose"
     warn(f"{source} names the lexicon {shown!r}, which you do not have; using {DEFAULT_LEXICON} ({fix})")

@@ -124,7 +124,10 @@ def open_source(name_or_path: str | None) -> WordSource:
         known = ", ".join(shipped_lexicons())
         shown = name if len(name) <= 80 else name[:60] + "..."
         if LIST_NAME.fullmatch(name):
-            raise LexiconError(f"no word list {shown!r}: not a shipped lexicon ({known}), {_not_yours(name)}")
+            raise LexiconError(
+                f"no word list {shown!r}: not a shipped lexicon ({known}), one of yours nor an existing file; "
+                + _how_to_add(name)
+            )
         raise LexiconError(f"no word list {shown!r}: not a shipped lexicon ({known}) nor an existing file")
     if path.is_dir():
         raise LexiconError(f"word list {name}: is a directory, not a file")
@@ -261,14 +264,12 @@ def named_lexicon(name: str) -> str | None:
     return None if own is None else own.name
 
 
-def _not_yours(name: str) -> str:
-    """The end of the error for a plain name that names no list: where to put one."""
-    folders = lexicon_folders()
-    own = folders[0]
-    where = f"put it in {own.path} as {name}.txt (or .txt.gz)"
+def _how_to_add(name: str) -> str:
+    """For a plain name that names no list: where to put one (or why that folder is not used)."""
+    own = lexicon_folders()[0]
     if own.problem is not None and own.problem != "missing":
-        where = f"your word-list folder {own.path} is {own.problem}"
-    return f"not one of yours ({where}; see scrab lexicons) nor an existing file"
+        return f"your word-list folder {own.path} is {own.problem}"
+    return f"to add yours, put {name}.txt in {own.path} (see scrab lexicons)"
 
 
 class WordList(NamedTuple):

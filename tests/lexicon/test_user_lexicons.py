@@ -59,7 +59,10 @@ def test_an_unknown_name_says_where_to_put_the_list(data):
     with pytest.raises(LexiconError) as caught:
         open_source("NWL2020")
     message = str(caught.value)
-    assert f"put it in {data / 'lexicons'} as NWL2020.txt" in message and "kjxqz" in message
+    assert message == (
+        "no word list 'NWL2020': not a shipped lexicon (kjxqz, sowpods), one of yours nor an existing file; "
+        f"to add yours, put NWL2020.txt in {data / 'lexicons'} (see scrab lexicons)"
+    )
 
 
 def test_search_order_and_shadowing(data, tmp_path, monkeypatch):
@@ -220,3 +223,25 @@ def test_the_default_data_folder_is_platformdirs_own(monkeypatch, xdg, home):
         assert shortcut == expected
     if expected.is_absolute():
         assert _data.user_data_dir() == expected
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="owners and modes are POSIX")
+def test_a_table_kept_by_name_is_used_for_ones_own_list_only_from_ones_own_folder(data):
+    from solver_cli.engine.leaves import LeaveTable
+    from solver_cli.formats.leavefile import table_for, write_leaves
+
+    leaves = data / "leaves"
+    leaves.mkdir(mode=0o700)
+    write_leaves(
+        leaves / "scrabble-NWL2023.leaves",
+        LeaveTable.zeros(),
+        {"rules": "scrabble", "lexicon": "NWL2023", "rack_size": 7},
+    )
+    table, note = table_for("scrabble", "NWL2023", own_list=True)
+    assert table.name == "scrabble-NWL2023" and note is None
+    _, note = table_for("scrabble", "NWL2023")  # a file named NWL2023.txt given by its path
+    assert note is not None and "train its own" not in note
+    leaves.chmod(0o770)
+    table, note = table_for("scrabble", "NWL2023", own_list=True)
+    assert table.name != "scrabble-NWL2023"
+    assert note is not None and "train its own: scrab leaves train --rules scrabble --lexicon NWL2023" in note
