@@ -5,6 +5,9 @@ shell completion, and the leave table such a list ranks by (borrowed, or trained
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,8 @@ from click.testing import CliRunner
 from solver_cli.cli import cli
 from solver_cli.lexicon import wordlist
 
-GCG = Path(__file__).resolve().parents[1] / "formats" / "gcg" / "no_players.gcg"
+ROOT = Path(__file__).resolve().parents[2]
+GCG = ROOT / "tests" / "formats" / "gcg" / "no_players.gcg"
 
 
 @pytest.fixture
@@ -158,3 +162,23 @@ def test_a_warm_command_looks_at_no_folder_for_a_shipped_name_or_a_path(data, nw
     for lexicon in ("KJXQZ", str(words)):
         run("solve", "boards/midgame.txt", "--rack", "AEIRST?", "--top", "1", "--lexicon", lexicon, "--json")
         run("leaves", "show", "AEI", "--lexicon", lexicon)
+
+
+@pytest.mark.parametrize("lexicon", ["kjxqz", "SOWPODS", "{words}"])
+def test_a_warm_command_never_asks_where_the_data_folder_is(lexicon, tmp_path, session_cache, full_lexicon):
+    """With no plain answer to where the data folder is (a relative HOME), finding it would
+    import platformdirs (4 ms): a shipped name or a path never needs it."""
+    words = tmp_path / "words.txt"
+    words.write_text("QI\nZA\nQAT\n")
+    args = ["solve", "boards/midgame.txt", "--rack", "AEIRST?", "--json", "--lexicon", lexicon.format(words=words)]
+    code = (
+        "import sys, click\n"
+        "from solver_cli.cli import cli\n"
+        f"cli({args!r}, standalone_mode=False)\n"
+        "sys.stderr.write('PLATFORMDIRS ' + str('platformdirs' in sys.modules))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("SCRAB_DATA_DIR", "XDG_DATA_HOME")}
+    env.update(HOME="relative-home", SCRAB_CACHE_DIR=str(session_cache))
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith("PLATFORMDIRS False"), done.stderr
