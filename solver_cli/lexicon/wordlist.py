@@ -1,4 +1,5 @@
-"""Word lists: finding a shipped list or a user's file, and reading its words.
+"""Word lists: finding a shipped list, one of the user's by name (in their word-list
+folders) or a file, and reading its words.
 
 A word list is one word per line in any case; blank lines and ``#`` comments are ignored,
 lines with other characters are skipped (and counted), words longer than the board are
@@ -207,7 +208,7 @@ def _lists_in(folder: ListFolder) -> list[UserList]:
                     break
                 for rank, suffix in enumerate(LIST_SUFFIXES):
                     stem = entry.name[: -len(suffix)]
-                    if entry.name.lower().endswith(suffix) and LIST_NAME.fullmatch(stem) and "." not in stem:
+                    if entry.name.lower().endswith(suffix) and LIST_NAME.fullmatch(stem):
                         if _is_file(entry):
                             found.append((rank, stem, Path(entry.path)))
                         break
