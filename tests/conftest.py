@@ -1,5 +1,6 @@
 """Shared fixtures. No test touches the real user cache: SCRAB_CACHE_DIR points at a
-session-wide temporary folder (so the full word list is built once per run)."""
+session-wide temporary folder (so the full word list is built once per run); nor the
+user's data folder (SCRAB_DATA_DIR: one that does not exist)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,11 @@ def session_cache(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(monkeypatch, session_cache):
+def _isolated_cache(monkeypatch, session_cache, tmp_path_factory):
     monkeypatch.setenv("SCRAB_CACHE_DIR", str(session_cache))
+    # ... nor the user's own word lists and leave tables: an empty data folder of its own.
+    monkeypatch.setenv("SCRAB_DATA_DIR", str(tmp_path_factory.getbasetemp() / "scrab-data-none"))
+    monkeypatch.delenv("SCRAB_LEXICON_PATH", raising=False)
 
 
 @pytest.fixture(scope="session")

@@ -40,6 +40,7 @@ COMMANDS = {
     "bench": "solver_cli.cli.bench:bench",
     "cache": "solver_cli.cli.cache:cache",
     "leaves": "solver_cli.cli.leaves:leaves",
+    "lexicons": "solver_cli.cli.lexicons:lexicons",
 }
 
 

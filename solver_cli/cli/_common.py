@@ -67,7 +67,7 @@ def _complete_names(names: list[str], incomplete: str) -> list[CompletionItem]:
     # names win. zsh and fish offer both.
     items = [CompletionItem(incomplete, type="file")]
     if "/" not in incomplete and "." not in incomplete:
-        items += [CompletionItem(name) for name in names if name.startswith(incomplete.lower())]
+        items += [CompletionItem(name) for name in names if name.lower().startswith(incomplete.lower())]
     return items
 
 
@@ -83,7 +83,11 @@ def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) 
 
 
 def complete_lexicon(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    return _complete_names(shipped_lexicons()[1], incomplete)
+    """The shipped lists, then the user's own that a name picks (see ``scrab lexicons``)."""
+    from solver_cli.lexicon.wordlist import user_lexicons
+
+    own = [found.name for found in user_lexicons()[1] if found.shadowed_by is None]
+    return _complete_names(shipped_lexicons()[1] + own, incomplete)
 
 
 # --- shared options ----------------------------------------------------------------------------
@@ -118,7 +122,8 @@ def lexicon_option(func: F) -> F:
         metavar="NAME|PATH",
         default=None,
         shell_complete=complete_lexicon,
-        help=f"Word list: a shipped one ({shown}; any case) or a word-list file.",
+        help=f"Word list: a shipped one ({shown}; any case), one of your own by name (see scrab lexicons) "
+        "or a word-list file.",
     )(func)
 
 
@@ -182,9 +187,9 @@ def choose_ranking(rank: str, leaves_path: str | None, rules: Rules, lexicon: st
     if rank == "score":
         return Ranking(None, "score", None)
     from solver_cli.formats.leavefile import table_for
-    from solver_cli.lexicon.wordlist import lexicon_label
+    from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
 
-    table, note = table_for(rules.name, lexicon_label(lexicon), leaves_path)
+    table, note = table_for(rules.name, lexicon_label(lexicon), leaves_path, own_list=is_own_lexicon(lexicon))
     if note:
         warn(note)
     if leaves_path is not None:

@@ -36,16 +36,23 @@ def position_lexicon(lexicon: str | None, position: LoadedPosition) -> str | Non
 
 def record_lexicon(lexicon: str | None, game_lexicon: str | None, source: str) -> str | None:
     """``--lexicon`` when given; else the record's ``#lexicon`` when it names a word list
-    scrab ships (any case); else None, the default list (with a warning naming the record's)."""
-    if lexicon is not None or not game_lexicon:
+    scrab ships or one of the user's (by name, any case; never a file); else None, the
+    default list, with one warning naming the record's and how to add it."""
+    if lexicon is not None or not game_lexicon or not game_lexicon.strip():
         return lexicon
-    from solver_cli.lexicon.wordlist import DEFAULT_LEXICON, shipped_lexicons
+    from solver_cli.lexicon.wordlist import DEFAULT_LEXICON, LIST_NAME, lexicon_folders, named_lexicon
 
-    name = game_lexicon.strip().lower()
-    if name in shipped_lexicons():
-        return name
-    warn(
-        f"{source} names the lexicon {game_lexicon.strip()!r}, which scrab does not ship; "
-        f"using {DEFAULT_LEXICON} (give --lexicon to choose)"
-    )
+    wanted = game_lexicon.strip()
+    found = named_lexicon(wanted)
+    if found is not None:
+        return found
+    shown = wanted if len(wanted) <= 40 else wanted[:37] + "..."
+    if LIST_NAME.fullmatch(wanted):
+        own = lexicon_folders()[0]
+        fix = f"put your {wanted} list in {own.path} as {wanted}.txt, or give --lexicon"
+        if own.problem is not None and own.problem != "missing":
+            fix = f"your word-list folder {own.path} is {own.problem}; or give --lexicon"
+    else:
+        fix = "give --lexicon to choose"
+    warn(f"{source} names the lexicon {shown!r}, which you do not have; using {DEFAULT_LEXICON} ({fix})")
     return None

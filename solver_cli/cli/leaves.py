@@ -66,7 +66,7 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
     from solver_cli.engine.alphabet import parse_rack
     from solver_cli.engine.rules import load_rules
     from solver_cli.formats.leavefile import table_for
-    from solver_cli.lexicon.wordlist import lexicon_label
+    from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
 
     try:
         rule_set = load_rules(rules)
@@ -75,7 +75,8 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
             if not text.strip():
                 raise BadInput("a LEAVE is empty: give its letters, e.g. 'ERS?'")
             parsed.append((text.strip().upper(), parse_rack(text, rule_set.rack_size)))
-        table, note = table_for(rule_set.name, lexicon_label(lexicon), leaves_path)
+        own = leaves_path is None and is_own_lexicon(lexicon)
+        table, note = table_for(rule_set.name, lexicon_label(lexicon), leaves_path, own_list=own)
     except ScrabError as exc:
         raise to_click_error(exc) from None
     if note:
@@ -119,12 +120,15 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
     "--output",
     "-o",
     metavar="FILE",
-    required=True,
+    default=None,
     shell_complete=complete_path,
-    help="Where to write the table (after every round too).",
+    help="Where to write the table (after every round too). Needed but for a word list of your "
+    "own by name, whose table goes where scrab finds it (see scrab lexicons).",
 )
 @json_option
+@click.pass_context
 def train(
+    ctx: click.Context,
     rules: str,
     lexicon: str | None,
     games: int,
@@ -133,7 +137,7 @@ def train(
     seed: int,
     scheduler: str | None,
     resume: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
 ) -> None:
     """Train leave values by self-play and write them to FILE.
@@ -143,7 +147,8 @@ def train(
     leave (docs/equity.md). The same --seed gives the same file, whatever --jobs or
     --scheduler. The table is written after every round, so an interrupted training goes
     on with --resume FILE. The shipped tables took --games 600000 --jobs 2: about half an
-    hour each on two cores.
+    hour each on two cores. For a word list of your own by name (--lexicon NWL2023) -o may
+    be left out: the table goes to your data folder, where solve finds it.
 
     \b
     Examples:
@@ -159,6 +164,8 @@ def train(
     try:
         rule_set = load_rules(rules)
         sizes = round_sizes(games, rounds)
+        if output is None:
+            output = own_table_path(ctx, rule_set.name, lexicon)
         check_writable(output, "--output")
         checkpoint_table = read_leaves(resume) if resume is not None else None
         lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
@@ -215,3 +222,38 @@ def train(
             f"  round {r.round}: {r.games:,} games, {r.samples:,} racks seen ({r.racks:,} distinct), {r.seconds:,.0f} s"
         )
     out.print(f"Wrote {output}")
+
+
+def own_table_path(ctx: click.Context, rules: str, lexicon: str | None) -> str:
+    """Where a table trained without -o goes: the user data folder's ``leaves/``, for a
+    word list of the user's by name only (made 0700, as the cache folder is, and refused if
+    others could write it); a usage error for any other list."""
+    import os
+
+    from solver_cli._data import untrusted_folder
+    from solver_cli.formats.leavefile import user_leaves_path
+    from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
+
+    if not is_own_lexicon(lexicon):
+        raise click.UsageError(
+            "Missing option '--output': only a word list of your own, given by name, may leave it out", ctx
+        )
+    try:
+        path = user_leaves_path(rules, lexicon_label(lexicon))
+    except OSError as exc:
+        raise BadInput(f"no data folder for the table: {exc}; give --output") from None
+    for folder in (path.parent.parent, path.parent):
+        try:
+            os.makedirs(folder.parent, exist_ok=True)
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise BadInput(f"cannot create {folder}: {exc.strerror or exc}") from None
+    try:
+        problem = untrusted_folder(path.parent)
+    except OSError as exc:
+        raise BadInput(f"cannot use {path.parent}: {exc.strerror or exc}") from None
+    if problem is not None:
+        raise BadInput(f"cannot use {path.parent} for leave tables: {problem}")
+    return str(path)

@@ -51,7 +51,7 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
     of one name are told apart as ``NAME (1)`` and ``NAME (2)``."""
     from solver_cli.formats.leavefile import read_leaves, table_for
     from solver_cli.games.selfplay import GREEDY, Player
-    from solver_cli.lexicon.wordlist import lexicon_label
+    from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
 
     shipped: LeaveTable | None = None
     players = []
@@ -67,7 +67,7 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
                 warn(f"--players {name}: {path} holds leave values trained for {trained}, not {rules.name}")
         else:
             if shipped is None:
-                shipped, note = table_for(rules.name, lexicon_label(lexicon))
+                shipped, note = table_for(rules.name, lexicon_label(lexicon), own_list=is_own_lexicon(lexicon))
                 if note:
                     warn(note)
             table = shipped

@@ -32,7 +32,7 @@ import zlib
 from array import array
 from pathlib import Path
 
-from solver_cli._data import data_folder
+from solver_cli._data import data_folder, untrusted_folder, user_data_dir
 from solver_cli._io import read_limited, write_atomically
 from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
 from solver_cli.errors import InputError
@@ -126,22 +126,52 @@ def shipped_tables() -> list[str]:
     return sorted(p.name[: -len(".leaves")] for p in folder.iterdir() if p.name.endswith(".leaves"))
 
 
-def table_for(rules: str, lexicon: str, path: str | None = None) -> tuple[LeaveTable, str | None]:
+def user_leaves_path(rules: str, lexicon: str) -> Path:
+    """Where ``scrab leaves train --lexicon NAME`` keeps the table of one of the user's own
+    word lists, and where it is found again: ``leaves/RULES-NAME.leaves`` in the user data
+    folder. OSError when there is no such folder."""
+    return user_data_dir() / "leaves" / f"{rules}-{lexicon}.leaves"
+
+
+def _user_leaves(rules: str, lexicon: str) -> LeaveTable | None:
+    """The user's table for ``rules`` and their list ``lexicon``, when its folder is theirs alone."""
+    try:
+        path = user_leaves_path(rules, lexicon)
+        if untrusted_folder(path.parent) is not None or not path.is_file():
+            return None
+    except OSError:
+        return None
+    return read_leaves(path)
+
+
+def table_for(
+    rules: str, lexicon: str, path: str | None = None, *, own_list: bool = False
+) -> tuple[LeaveTable, str | None]:
     """The leave table to rank by for ``rules`` and ``lexicon`` (names), and a note to show
     when it is not the one trained for them: the file ``path`` if given; else the shipped
-    table for both; else one shipped for the same rules and another lexicon (leave values
-    follow the tile distribution far more than the word list); else zeros (score plus the
-    end-of-game adjustments), with a note saying how to train one."""
+    table for both; for ``own_list`` (a list of the user's, by name) the table trained for
+    it in the user data folder; else one shipped for the same rules and another lexicon
+    (leave values follow the tile distribution far more than the word list); else zeros
+    (score plus the end-of-game adjustments), with a note saying how to train one."""
     if path is not None:
         return read_leaves(path), None
     table = shipped_leaves(rules, lexicon)
     if table is not None:
         return table, None
+    if own_list:
+        table = _user_leaves(rules, lexicon)
+        if table is not None:
+            return table, None
     for name in shipped_tables():
         if name.startswith(f"{rules}-"):
             other = shipped_leaves(rules, name[len(rules) + 1 :])
             assert other is not None
-            return other, f"no leave values trained for {rules} with {lexicon}; using those of {name}"
+            train = (
+                f" (train its own: scrab leaves train --rules {rules} --lexicon {lexicon} --games N)"
+                if own_list
+                else ""
+            )
+            return other, f"no leave values trained for {rules} with {lexicon}; using those of {name}{train}"
     note = (
         f"no leave values for {rules}: ranking by score and the end-of-game adjustments "
         f"(train a table with: scrab leaves train --rules {rules} ...)"

@@ -1,21 +1,34 @@
 """Word lists, the GADDAG built from them once and cached on disk, and look-ups.
 
-``load_lexicon`` is the way in: it resolves a shipped name or a path (``wordlist``), loads
-the GADDAG from the user's cache when it is sound and trusted (``cache``), else builds it
-(``build``) and caches it.
+``load_lexicon`` is the way in: it resolves a shipped name, one of the user's lists by name
+or a path (``wordlist``), loads the GADDAG from the user's cache when it is sound and
+trusted (``cache``), else builds it (``build``) and caches it. ``list_lexicons`` says what
+names there are.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from solver_cli._io import read_limited
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.movegen import gaddag_problem
-from solver_cli.errors import LexiconError
+from solver_cli.errors import InputError, LexiconError
 from solver_cli.lexicon.build import Progress, build_gaddag, chosen_builder
 from solver_cli.lexicon.cache import Warn, cache_name, open_cache_folder
-from solver_cli.lexicon.wordlist import open_source, parse_word_list, skipped_lines
+from solver_cli.lexicon.wordlist import (
+    DEFAULT_LEXICON,
+    MAX_WORD_LIST_BYTES,
+    ListFolder,
+    WordSource,
+    lexicon_folder,
+    open_source,
+    parse_word_list,
+    shipped_lexicons,
+    skipped_lines,
+    user_lexicons,
+)
 
 
 @dataclass
@@ -84,3 +97,60 @@ def load_lexicon(
 def _say_skipped(name: str, count: int, first: int, say: Warn) -> None:
     if count:
         say(f"{name}: skipped {count} line(s) with characters other than A-Z (first at line {first})")
+
+
+@dataclass
+class ListedLexicon:
+    """One word list as ``scrab lexicons`` shows it."""
+
+    name: str
+    origin: str  # "shipped", "user folder" or LEXICON_PATH_ENV
+    path: Path | None  # None for a shipped list
+    default: bool = False
+    shadowed_by: str | None = None  # what a name picks instead ("shipped" or a path)
+    words: int | None = None  # usable words for the board (None when not read)
+    cached: bool = False  # a sound GADDAG for it is in the cache
+    problem: str | None = None  # why it cannot be used
+
+
+@dataclass
+class LexiconListing:
+    folders: list[ListFolder]
+    lexicons: list[ListedLexicon] = field(default_factory=list)
+
+
+def list_lexicons(max_length: int = 15) -> LexiconListing:
+    """Every word list a name picks (shipped, then the user's, in search order) and those
+    whose name another takes first, each with its words for a board of ``max_length`` (from
+    the cache when it holds the list's GADDAG, else counted by reading the list) and whether
+    it is cached. Nothing is built or written."""
+    folders, own = user_lexicons()
+    listing = LexiconListing(folders)
+    for name in shipped_lexicons():
+        listing.lexicons.append(ListedLexicon(name, "shipped", None, default=name == DEFAULT_LEXICON))
+    for found in own:
+        listing.lexicons.append(ListedLexicon(found.name, found.origin, found.path, shadowed_by=found.shadowed_by))
+    with open_cache_folder(lambda message: None, create=False) as folder:
+        for entry in listing.lexicons:
+            if entry.shadowed_by is not None:
+                continue
+            try:
+                if entry.path is None:
+                    source = WordSource(entry.name, None, (lexicon_folder() / f"{entry.name}.txt.gz").read_bytes())
+                else:
+                    source = WordSource(
+                        entry.name, entry.path, read_limited(entry.path, MAX_WORD_LIST_BYTES, "word list")
+                    )
+                digest = source.digest()
+                header = None
+                if folder is not None:
+                    header = folder.read(
+                        cache_name(source, digest, max_length), digest, max_length, lambda message: None
+                    )
+                if header is not None:
+                    entry.cached, entry.words = True, header["words"]
+                else:
+                    entry.words = len(parse_word_list(source.text(), max_length).words)
+            except (LexiconError, InputError, OSError) as exc:
+                entry.problem = str(exc)
+    return listing

@@ -1,4 +1,5 @@
-"""Word lists: finding a shipped list or a user's file, and reading its words.
+"""Word lists: finding a shipped list, one of the user's by name (in their word-list
+folders) or a file, and reading its words.
 
 A word list is one word per line in any case; blank lines and ``#`` comments are ignored,
 lines with other characters are skipped (and counted), words longer than the board are
@@ -8,6 +9,7 @@ dropped. Shipped lists are gzip files in the data package ``solver_cli.lexicons`
 from __future__ import annotations
 
 import io
+import os
 import re
 import zlib
 from pathlib import Path
@@ -77,19 +79,34 @@ def shipped_lexicon_name(name: str) -> str | None:
 
 def lexicon_label(name_or_path: str | None) -> str:
     """The name a lexicon goes by without reading it: a shipped list's name (the default one
-    for None), else the file name without its suffixes."""
+    for None), a list of the user's by its file's name, else the file name without its
+    suffixes."""
     if name_or_path is None:
         return DEFAULT_LEXICON
     shipped = shipped_lexicon_name(name_or_path)
     if shipped is not None:
         return shipped
+    own = find_user_lexicon(name_or_path)
+    if own is not None:
+        return own.name
     name = Path(name_or_path).name
     return name.split(".", 1)[0] or name
 
 
+def is_own_lexicon(name_or_path: str | None) -> bool:
+    """Whether ``--lexicon`` names one of the user's lists by name (whose leave table is
+    looked for in the user's folder). No folder is looked at for a shipped name or a path."""
+    return (
+        name_or_path is not None
+        and shipped_lexicon_name(name_or_path) is None
+        and (find_user_lexicon(name_or_path) is not None)
+    )
+
+
 def open_source(name_or_path: str | None) -> WordSource:
-    """Resolve ``--lexicon``: a shipped name in any case, else a path to a word-list file
-    (used as given)."""
+    """Resolve ``--lexicon``: a path (a name with a ``/`` or a ``.``) is the file; a plain
+    name is a shipped list's in any case, else the first of the user's lists of that name
+    (``user_lexicons``), else a file of that name in the current folder."""
     if name_or_path is not None and not name_or_path.strip():
         raise LexiconError(
             "empty word-list name: give a shipped lexicon (" + ", ".join(shipped_lexicons()) + ") or a file"
@@ -100,14 +117,160 @@ def open_source(name_or_path: str | None) -> WordSource:
         name = shipped
         data = (lexicon_folder() / f"{name}.txt.gz").read_bytes()
         return WordSource(name, None, data)
+    own = find_user_lexicon(name)
+    if own is not None:
+        return WordSource(own.name, own.path, read_limited(own.path, MAX_WORD_LIST_BYTES, "word list"))
     path = Path(name)
     if not path_exists(name):
         known = ", ".join(shipped_lexicons())
         shown = name if len(name) <= 80 else name[:60] + "..."
+        if LIST_NAME.fullmatch(name):
+            raise LexiconError(
+                f"no word list {shown!r}: not a shipped lexicon ({known}), one of yours nor an existing file; "
+                + _how_to_add(name)
+            )
         raise LexiconError(f"no word list {shown!r}: not a shipped lexicon ({known}) nor an existing file")
     if path.is_dir():
         raise LexiconError(f"word list {name}: is a directory, not a file")
     return WordSource(name, path, read_limited(path, MAX_WORD_LIST_BYTES, "word list"))
+
+
+# --- the user's own lists, by name ------------------------------------------------------------
+
+LEXICON_PATH_ENV = "SCRAB_LEXICON_PATH"
+# A list's name: what a file in a word-list folder is called, less its suffix. No dot and no
+# separator, so a name is never a path and a path is never taken for a name.
+LIST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,63}")
+LIST_SUFFIXES = (".txt", ".txt.gz")  # in this order, within one folder
+MAX_FOLDER_ENTRIES = 10_000  # files looked at in one word-list folder
+
+
+class ListFolder(NamedTuple):
+    """A folder searched for word lists by name, in search order."""
+
+    path: Path
+    origin: str  # "user folder" (the data folder's lexicons/), or LEXICON_PATH_ENV
+    problem: str | None  # why it is not searched ("missing" when it does not exist)
+
+
+class UserList(NamedTuple):
+    """A word-list file in one of the ``ListFolder``s."""
+
+    name: str  # as its file names it: NWL2023 for NWL2023.txt
+    path: Path
+    origin: str
+    shadowed_by: str | None  # what takes its name first ("shipped", or a path); None: usable by name
+
+
+def lexicon_folders() -> list[ListFolder]:
+    """The folders searched, in order: the user data folder's ``lexicons/``, then each entry
+    of ``$SCRAB_LEXICON_PATH`` (``os.pathsep``-separated). The first must be the user's own
+    and writable by nobody else (see ``_data.untrusted_folder``); the others are folders the
+    user named, read like any word list they name."""
+    from solver_cli._data import user_data_dir
+
+    found = []
+    try:
+        own = user_data_dir() / "lexicons"
+    except OSError as exc:
+        found.append(ListFolder(Path("lexicons"), "user folder", f"no user data folder: {exc}"))
+    else:
+        found.append(ListFolder(own, "user folder", _folder_problem(own, checked=True)))
+    for entry in os.environ.get(LEXICON_PATH_ENV, "").split(os.pathsep):
+        if entry.strip():
+            folder = Path(entry)
+            found.append(ListFolder(folder, LEXICON_PATH_ENV, _folder_problem(folder, checked=False)))
+    return found
+
+
+def _folder_problem(folder: Path, checked: bool) -> str | None:
+    from solver_cli._data import untrusted_folder
+
+    try:
+        if checked:
+            problem = untrusted_folder(folder)
+            return None if problem is None else f"not used: {problem}"
+        return None if folder.is_dir() else ("missing" if not folder.exists() else "not a folder")
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError) as exc:
+        return f"not used: {getattr(exc, 'strerror', None) or exc}"
+
+
+def _lists_in(folder: ListFolder) -> list[UserList]:
+    """The word-list files in ``folder`` (``NAME.txt`` before ``NAME.txt.gz``, then by name):
+    regular files (a link to one counts) named by ``LIST_NAME`` and a suffix; nothing else."""
+    found: list[tuple[int, str, Path]] = []
+    try:
+        with os.scandir(folder.path) as entries:
+            for seen, entry in enumerate(entries):
+                if seen >= MAX_FOLDER_ENTRIES:
+                    break
+                for rank, suffix in enumerate(LIST_SUFFIXES):
+                    stem = entry.name[: -len(suffix)]
+                    if entry.name.lower().endswith(suffix) and LIST_NAME.fullmatch(stem):
+                        if _is_file(entry):
+                            found.append((rank, stem, Path(entry.path)))
+                        break
+    except OSError:
+        return []
+    return [UserList(stem, path, folder.origin, None) for _, stem, path in sorted(found)]
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def user_lexicons() -> tuple[list[ListFolder], list[UserList]]:
+    """Every folder searched and every list in them, in search order; a list whose name
+    (in any case) a shipped list or an earlier list takes is marked ``shadowed_by`` it."""
+    folders = lexicon_folders()
+    taken: dict[str, str] = dict.fromkeys(shipped_lexicons(), "shipped")
+    lists = []
+    for folder in folders:
+        if folder.problem is not None:
+            continue
+        for found in _lists_in(folder):
+            key = found.name.lower()
+            lists.append(found._replace(shadowed_by=taken.get(key)))
+            taken.setdefault(key, str(found.path))
+    return folders, lists
+
+
+def find_user_lexicon(name: str) -> UserList | None:
+    """The user's list named ``name`` (any case) that a plain name picks, or None: for a
+    shipped name and anything that is not a plain name (a path) no folder is looked at."""
+    if not LIST_NAME.fullmatch(name) or shipped_lexicon_name(name) is not None:
+        return None
+    key = name.lower()
+    for folder in lexicon_folders():
+        if folder.problem is None:
+            for found in _lists_in(folder):
+                if found.name.lower() == key:
+                    return found
+    return None
+
+
+def named_lexicon(name: str) -> str | None:
+    """The list a game record's ``#lexicon NAME`` picks: a shipped list or one of the
+    user's, by name only (a record never names a file), as ``--lexicon`` takes it; else None."""
+    name = name.strip()
+    shipped = shipped_lexicon_name(name)
+    if shipped is not None:
+        return shipped
+    own = find_user_lexicon(name)
+    return None if own is None else own.name
+
+
+def _how_to_add(name: str) -> str:
+    """For a plain name that names no list: where to put one (or why that folder is not used)."""
+    own = lexicon_folders()[0]
+    if own.problem is not None and own.problem != "missing":
+        return f"your word-list folder {own.path} is {own.problem}"
+    return f"to add yours, put {name}.txt in {own.path} (see scrab lexicons)"
 
 
 class WordList(NamedTuple):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -184,8 +185,8 @@ def test_the_record_lexicon_is_used_when_shipped(runner, tmp_path, monkeypatch):
     result = runner.invoke(cli, ["review", str(record), "--json"])
     assert result.exit_code == 0, result.output
     assert result.stderr == (
-        f"Warning: {record} names the lexicon 'NWL2020', which scrab does not ship; "
-        "using kjxqz (give --lexicon to choose)\n"
+        f"Warning: {record} names the lexicon 'NWL2020', which you do not have; using kjxqz "
+        f"(put your NWL2020 list in {os.environ['SCRAB_DATA_DIR']}/lexicons as NWL2020.txt, or give --lexicon)\n"
     )
     assert json.loads(result.stdout)["lexicon"] == "kjxqz"
 

@@ -181,6 +181,7 @@ JSON_BAD_INPUT = {
     "bench": ["bench", "--lexicon", "no-such-list"],
     "review": ["review", "no-such-game.gcg"],
     "cache": ["cache", "no-such-subcommand"],
+    "lexicons": ["lexicons", "--rules", "chess"],
 }
 # ... and a failed check: exit 1, the same streams.
 JSON_FAILED_CHECK = {
