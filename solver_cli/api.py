@@ -290,7 +290,13 @@ def _leave_table(leaves: LeaveTable | str | Path | None, rules: Rules, lexicon: 
         return leaves
     if leaves is not None and not isinstance(leaves, str | Path):
         raise InputError(f"leaves must be a LeaveTable, a leave file's path or None, not {type(leaves).__name__}")
-    table, note = table_for(rules.name, _lexicon_name(lexicon), None if leaves is None else str(leaves))
+    from solver_cli.lexicon.wordlist import is_own_lexicon
+
+    # A list of the user's own, by name, ranks by its own trained table as the CLI's does.
+    own_list = leaves is None and is_own_lexicon(lexicon.name)
+    table, note = table_for(
+        rules.name, _lexicon_name(lexicon), None if leaves is None else str(leaves), own_list=own_list
+    )
     if note:
         warnings.warn(note, LeavesWarning, stacklevel=3)
     return table

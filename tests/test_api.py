@@ -120,6 +120,29 @@ def test_a_word_list_without_its_own_leaves_warns_and_uses_the_rules_table(tmp_p
     assert moves and all(m.equity is not None for m in moves)
 
 
+def test_a_list_of_ones_own_ranks_by_its_own_trained_table(tmp_path, monkeypatch, midgame):
+    """As the CLI does: a list found by name in the user's folder uses the table that
+    `scrab leaves train --lexicon NAME` kept for it there, with no borrowing warning."""
+    from solver_cli.engine.leaves import LeaveTable
+    from solver_cli.formats.leavefile import write_leaves
+
+    data = tmp_path / "data"
+    (data / "lexicons").mkdir(mode=0o700, parents=True)
+    (data / "leaves").mkdir(mode=0o700)
+    data.chmod(0o700)
+    (data / "lexicons" / "MINE.txt").write_text("QI\nZA\nAT\nTA\nQAT\n")
+    write_leaves(
+        data / "leaves" / "scrabble-MINE.leaves",
+        LeaveTable.zeros(),
+        {"rules": "scrabble", "lexicon": "MINE", "rack_size": 7},
+    )
+    monkeypatch.setenv("SCRAB_DATA_DIR", str(data))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", scrab.LeavesWarning)
+        moves = scrab.solve(midgame, "AEIQRST", "mine", top=5).moves
+    assert moves and all(m.leave_value == 0 and m.equity == m.score for m in moves)
+
+
 def test_load_leaves(full_lexicon, tmp_path):
     table = scrab.load_leaves()
     assert table.value(list(scrab.make_rack("ERS").counts)) > 0 > table.value(list(scrab.make_rack("UU").counts))
