@@ -430,3 +430,36 @@ def test_equity_lost_adds_up_to_the_thousandth(small_gaddag):
     for summary in review.players:
         exact = sum(round(r.given_up * SCALE) for r in review.turns if r.turn.player == summary.player)
         assert summary.given_up == exact / SCALE  # not the float sum, with its dust
+
+
+# ---------------------------------------------------------------------------------------------
+# The cost of a turn: one engine call; only the moves shown become Python objects
+
+
+def test_a_turn_is_one_engine_call_and_only_the_moves_shown_are_decoded(full_lexicon, engine, monkeypatch):
+    """A review reads a few of every turn's candidates (the best, a bisection for the rank
+    and the ties, a scan for a bingo): with the native engine, the candidates built as
+    Python objects are the ``top`` shown, not every one of the thousands there are."""
+    from solver_cli.engine import _movegen_py, movegen
+
+    calls = []
+    made = []
+    if engine == "native":
+        real_generate = movegen._movegen_c.generate
+        monkeypatch.setattr(movegen._movegen_c, "generate", lambda *a, **k: calls.append(1) or real_generate(*a, **k))
+
+        class CountedCandidate(movegen.Candidate):
+            def __new__(cls, *fields):
+                made.append(1)
+                return super().__new__(cls, *fields)
+
+        monkeypatch.setattr(movegen, "Candidate", CountedCandidate)
+    else:
+        real_moves = _movegen_py.generate_moves
+        monkeypatch.setattr(_movegen_py, "generate_moves", lambda *a: calls.append(1) or real_moves(*a))
+    review = review_game(example_record(), full_lexicon.gaddag, SCRABBLE, random_table(3), top=2)
+    reviewed = [r for r in review.turns if r.reviewed]
+    assert len(calls) == len(reviewed) == 26
+    if engine == "native":
+        assert len(made) == sum(len(r.best) for r in reviewed) == 2 * 26
+        assert sum(r.candidates for r in reviewed) > 100 * len(made)  # not one per candidate
