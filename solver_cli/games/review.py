@@ -10,7 +10,9 @@ candidate (worth 0 by score); by score, exchanges are worth 0 too and are not li
 
 A turn is reviewed when the record gives the whole rack the player held (see
 ``GameTurn.full_rack``); a turn whose rack is unknown or partial is listed but not valued,
-and so is an exchange whose tiles the record hides, by equity (what it kept is unknown).
+and so is an exchange whose tiles the record hides, by equity (what it kept is unknown), and by
+equity a turn with the bag empty and more tiles unseen than a rack holds (a record holding more
+tiles than the set: the opponent's rack, which the end-of-game values need, is unknown).
 For each reviewed turn:
 
 - ``rank``: 1 + the number of candidates valued strictly higher than the move played;
@@ -220,6 +222,17 @@ def review_turn(
         return TurnReview(turn, False, "the tiles exchanged are not in the record")
     board = game.board_before(turn.number)
     rack = parse_rack(turn.rack, rules.rack_size) if turn.rack else [0] * 27
+    if leaves is not None and turn.bag == 0:
+        unseen = unseen_tiles(board, rack, rules).total
+        if unseen > rules.rack_size:
+            # The reader counted tiles beyond the set out of the bag: which of the unseen
+            # tiles the opponent holds, and so the end-of-game values, cannot be known.
+            return TurnReview(
+                turn,
+                False,
+                f"the bag is empty yet {unseen} tiles are unseen: the record holds more tiles than the "
+                f"{rules.name} set",
+            )
     valuation = turn_valuation(board, rack, turn, rules, leaves)
     # Every candidate, best first, valued in thousandths of a point: exact ranks and ties.
     candidates, records = ranked_records(board, rack, gaddag, rules, valuation=valuation)
