@@ -54,6 +54,9 @@ __all__ = [
     "generate_moves",
     "count_moves",
     "ranked_moves",
+    "ranked_records",
+    "record_at",
+    "equity_at",
     "chosen_engine",
     "requested_engine",
     "NATIVE_BUILT",
@@ -316,3 +319,52 @@ def _layout(rules: Rules) -> _movegen_c.Layout:
         _LAYOUTS.clear()
     _LAYOUTS[id(rules)] = (rules, layout)
     return layout
+
+
+# --- every candidate, packed: for callers that read a few of many -------------------------
+
+# The two fields a record's equity is made of: score (int64) and leave (int32), at its start;
+# and where its kind and its main word's length are (one byte each), for scans at C speed
+# (``records[KIND_OFFSET::RECORD.size]``: every candidate's kind, in rank order).
+_EQUITY = struct.Struct("=qi")
+KIND_OFFSET, LENGTH_OFFSET = 12, 16
+
+
+def ranked_records(
+    board: Board,
+    rack: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    valuation: Valuation = SCORE,
+    engine: str | None = None,
+) -> tuple[int, bytes]:
+    """(how many candidates there are, every one of them in rank order, packed one
+    ``RECORD`` each): what ``ranked_moves`` gives with ``keep`` None, for a caller that reads
+    only a few of perhaps 100,000 (a game review: the best, one bisection, a scan that stops
+    early) and so should not build a Python object per candidate. Read them with
+    ``record_at`` and ``equity_at``. The native engine's records are passed on as they come
+    from its one call; the twin's candidates are packed alike."""
+    _check(board, rules)
+    if (engine or chosen_engine()) == "python":
+        total, found = ranked_moves(board, rack, gaddag, rules, None, valuation, "python")
+        return total, b"".join(_pack(c) for c in found)
+    return _native_call(board, rack, gaddag, rules, 0, True, valuation)
+
+
+def record_at(records: bytes, index: int) -> Candidate:
+    """The candidate packed at ``index`` in ``records``."""
+    score, leave, kind, down, line, start, length, _blanks, codes = RECORD.unpack_from(records, index * RECORD.size)
+    return Candidate(score, leave, kind, bool(down), line, start, tuple(codes[:length]))
+
+
+def equity_at(records: bytes, index: int) -> int:
+    """The equity (thousandths of a point) of the candidate packed at ``index``, read
+    without decoding the rest of its record."""
+    score, leave = _EQUITY.unpack_from(records, index * RECORD.size)
+    return int(score * SCALE + leave)
+
+
+def _pack(c: Candidate) -> bytes:
+    """A candidate as the native engine packs it (``blanks``: the rank's tie-break)."""
+    blanks = c.codes.count(0) if c.kind == EXCHANGE else sum(code >= BLANK_BIT for code in c.codes)
+    return RECORD.pack(c.score, c.leave, c.kind, c.down, c.line, c.start, len(c.codes), blanks, bytes(c.codes))

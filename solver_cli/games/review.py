@@ -10,7 +10,9 @@ candidate (worth 0 by score); by score, exchanges are worth 0 too and are not li
 
 A turn is reviewed when the record gives the whole rack the player held (see
 ``GameTurn.full_rack``); a turn whose rack is unknown or partial is listed but not valued,
-and so is an exchange whose tiles the record hides, by equity (what it kept is unknown).
+and so is an exchange whose tiles the record hides, by equity (what it kept is unknown), and by
+equity a turn with the bag empty and more tiles unseen than a rack holds (a record holding more
+tiles than the set: the opponent's rack, which the end-of-game values need, is unknown).
 For each reviewed turn:
 
 - ``rank``: 1 + the number of candidates valued strictly higher than the move played;
@@ -34,15 +36,28 @@ This module never prints: ``review_game`` reports progress through a callback.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from operator import neg
 
 from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.history import GameRecord, GameTurn
 from solver_cli.engine.leaves import SCALE, LeaveTable, Valuation
-from solver_cli.engine.movegen import EXCHANGE, KINDS, PLACE, Candidate, RawMove, ranked_moves
+from solver_cli.engine.movegen import (
+    EXCHANGE,
+    KIND_OFFSET,
+    KINDS,
+    LENGTH_OFFSET,
+    PLACE,
+    RECORD,
+    Candidate,
+    equity_at,
+    ranked_records,
+    record_at,
+)
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, build_move, other_move
 from solver_cli.engine.unseen import unseen_tiles
@@ -195,7 +210,10 @@ def adjustments_json(review: GameReview) -> list[dict[str, object]]:
 def review_turn(
     game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules, leaves: LeaveTable | None = None, top: int = 1
 ) -> TurnReview:
-    """One turn's review (see the module's docstring)."""
+    """One turn's review (see the module's docstring): one engine call, every candidate
+    ranked and packed; only the few read (the best ``top``, a bisection for the rank and the
+    ties, the scan for a bingo) become Python objects, so a turn costs about what the engine
+    does, however many moves the rack has."""
     if turn.rack is None:
         return TurnReview(turn, False, "no rack in the record")
     if not turn.full_rack:
@@ -204,19 +222,29 @@ def review_turn(
         return TurnReview(turn, False, "the tiles exchanged are not in the record")
     board = game.board_before(turn.number)
     rack = parse_rack(turn.rack, rules.rack_size) if turn.rack else [0] * 27
+    if leaves is not None and turn.bag == 0:
+        unseen = unseen_tiles(board, rack, rules).total
+        if unseen > rules.rack_size:
+            # The reader counted tiles beyond the set out of the bag: which of the unseen
+            # tiles the opponent holds, and so the end-of-game values, cannot be known.
+            return TurnReview(
+                turn,
+                False,
+                f"the bag is empty yet {unseen} tiles are unseen: the record holds more tiles than the "
+                f"{rules.name} set",
+            )
     valuation = turn_valuation(board, rack, turn, rules, leaves)
     # Every candidate, best first, valued in thousandths of a point: exact ranks and ties.
-    candidates, ranked = ranked_moves(board, rack, gaddag, rules, valuation=valuation)
-    value = _played_value(board, rack, turn, ranked, valuation, rules)
-    best_value = ranked[0].equity
-    rank = 1 + sum(1 for c in ranked if c.equity > value)
-    tied = sum(1 for c in ranked if c.equity == best_value)
-    options = [_option(board, rules, rack, c, valuation) for c in ranked[:top]]
+    candidates, records = ranked_records(board, rack, gaddag, rules, valuation=valuation)
+    equities = _Equities(records)
+    value = _played_value(rack, turn, valuation, rules)
+    best_value = equities[0]
+    # Equities fall along the ranking: those above a value are a prefix, found by bisection.
+    rank = 1 + bisect_left(equities, -value, key=neg)
+    tied = bisect_right(equities, -best_value, key=neg)
+    options = [_option(board, rules, rack, record_at(records, k), valuation) for k in range(min(top, len(equities)))]
 
-    size = rules.rack_size
-    bingo_available = any(
-        c.kind == PLACE and c.score >= rules.bingo_bonus and _placed_count(board, c.raw) == size for c in ranked
-    )
+    bingo_available = _bingo_available(board, rules, records)
     played_bingo = turn.kind == "play" and turn.bingo and not turn.withdrawn
     points = _points(valuation)
     return TurnReview(
@@ -236,6 +264,22 @@ def review_turn(
     )
 
 
+class _Equities:
+    """The equities of packed candidates, in their rank order (highest first), each read
+    when asked for: what ``bisect`` needs, without a list of 100,000 numbers."""
+
+    def __init__(self, records: bytes) -> None:
+        self.records = records
+
+    def __len__(self) -> int:
+        return len(self.records) // RECORD.size
+
+    def __getitem__(self, index: int) -> int:
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return equity_at(self.records, index)
+
+
 def _points(valuation: Valuation) -> Callable[[int], float]:
     """Thousandths of a point as points: whole numbers by score, exact decimals by equity."""
     if valuation.equity:
@@ -243,46 +287,45 @@ def _points(valuation: Valuation) -> Callable[[int], float]:
     return lambda thousandths: thousandths // SCALE
 
 
-def _played_value(
-    board: Board, rack: list[int], turn: GameTurn, ranked: list[Candidate], valuation: Valuation, rules: Rules
-) -> int:
-    """The move played, in thousandths of a point, as ``valuation`` values it."""
+def _played_value(rack: list[int], turn: GameTurn, valuation: Valuation, rules: Rules) -> int:
+    """The move played, in thousandths of a point, as ``valuation`` values it: its score
+    (a phony that stood included) plus the value of the tiles it kept. For a legal play this
+    is the value the engine gives the same candidate (its score and leave are the same
+    rules), so the played move need not be looked for among 100,000."""
+    kept = list(rack)
     if turn.kind == "pass" or (turn.kind == "play" and turn.withdrawn):
-        return valuation.leave_term(rack, rules.values)
+        return valuation.leave_term(kept, rules.values)
     if turn.kind == "exchange":
-        kept = list(rack)
         for ch in turn.exchanged:
             code = BLANK if ch == "?" else ord(ch) - 64
             kept[code] = max(0, kept[code] - 1)
         return valuation.leave_term(kept, rules.values)
-    key = frozenset(turn.placed)
-    for c in ranked:
-        if c.kind == PLACE and c.score == turn.computed and _placed(board, c.raw) == key:
-            return c.equity
-    # Not among the legal moves (a phony): valued as it was placed.
-    kept = list(rack)
     for _, _, code in turn.placed:
         tile = BLANK if code & BLANK_BIT else code & LETTER_MASK
         kept[tile] = max(0, kept[tile] - 1)
     return (turn.computed or 0) * SCALE + valuation.leave_term(kept, rules.values)
 
 
-def _placed(board: Board, raw: RawMove) -> frozenset[tuple[int, int, int]]:
-    _, down, line, start, codes = raw
-    out = set()
-    for k, code in enumerate(codes):
-        r, c = (start + k, line) if down else (line, start + k)
-        if not board.at(r, c):
-            out.add((r, c, code))
-    return frozenset(out)
-
-
-def _placed_count(board: Board, raw: RawMove) -> int:
-    _, down, line, start, codes = raw
-    cols, squares = board.cols, board.squares
-    step = cols if down else 1
-    first = start * cols + line if down else line * cols + start
-    return sum(1 for k in range(len(codes)) if not squares[first + k * step])
+def _bingo_available(board: Board, rules: Rules, records: bytes) -> bool:
+    """Whether a placement of a whole rack is among the packed candidates, read straight
+    from the records: only those of a main word as long as a rack are looked at, found at C
+    speed, in rank order (a bingo, where there is one, ranks near the top)."""
+    size, step = rules.rack_size, RECORD.size
+    long_enough = bytes(length >= size for length in range(256))
+    # One byte per candidate: 1 where its main word has room for a whole rack.
+    flags = records[LENGTH_OFFSET::step].translate(long_enough)
+    kinds = records[KIND_OFFSET::step]
+    squares, cols = board.squares, board.cols
+    k = flags.find(1)
+    while k >= 0:
+        if kinds[k] == PLACE:
+            score, _leave, _kind, down, line, start, length, *_ = RECORD.unpack_from(records, k * step)
+            first, along = (start * cols + line, cols) if down else (line * cols + start, 1)
+            placed = sum(1 for n in range(length) if not squares[first + n * along])
+            if score >= rules.bingo_bonus and placed == size:
+                return True
+        k = flags.find(1, k + 1)
+    return False
 
 
 def _option(board: Board, rules: Rules, rack: list[int], c: Candidate, valuation: Valuation) -> Option:

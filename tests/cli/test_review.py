@@ -191,6 +191,30 @@ def test_the_record_lexicon_is_used_when_shipped(runner, tmp_path, monkeypatch):
     assert json.loads(result.stdout)["lexicon"] == "kjxqz"
 
 
+def test_review_of_a_record_holding_more_tiles_than_the_set(runner, tmp_path):
+    """Dear tiles (1,000 points) and 42 As played of the one the set holds: the record
+    empties the bag with 43 tiles unseen. The native engine used to stop on their value (a
+    traceback); now both engines list those turns as not valued by equity, and say why."""
+    standard = (ROOT / "solver_cli" / "data" / "rules" / "scrabble.toml").read_text(encoding="utf-8")
+    head = standard[: standard.index("[tiles]")].replace('name = "scrabble"', 'name = "dear"')
+    letters = "".join(f"{chr(c)} = [2, 1000]\n" for c in range(ord("B"), ord("Z") + 1))
+    (tmp_path / "dear.toml").write_text(f"{head}[tiles]\nA = [1, 1]\n{letters}", encoding="utf-8")
+    plays = [f">{('alice', 'bob')[k % 2]}: AAAAAAA {8 + k}H AAAAAAA +7 {7 * (k // 2 + 1)}" for k in range(6)]
+    lines = ["#player1 alice Alice", "#player2 bob Bob", *plays, ">alice: BCDEFGH - +0 21", ">bob: IJKLMNO - +0 21"]
+    record = tmp_path / "overfull.gcg"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ["review", str(record), "--rules", str(tmp_path / "dear.toml"), "--lexicon", "kjxqz"]
+    reason = "the bag is empty yet 43 tiles are unseen: the record holds more tiles than the dear set"
+    data = run_json(runner, *args)
+    assert [t["reviewed"] for t in data["turns"]] == [True] * 6 + [False] * 2
+    assert [t["reason"] for t in data["turns"][6:]] == [reason, reason]
+    assert any(p["kind"] == "tiles" for p in data["problems"])
+    result = runner.invoke(cli, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert reason in " ".join(result.stdout.split())
+    assert "Traceback" not in result.output and "Warning: " in result.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # --turn on solve, explain and play
 

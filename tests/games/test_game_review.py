@@ -19,7 +19,7 @@ from reference import reference_moves
 from solver_cli.cli import cli
 from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack
 from solver_cli.engine.leaves import NOT_OUT_PENALTY, SCALE, TABLE_SIZE, LeaveTable
-from solver_cli.engine.movegen import generate_moves
+from solver_cli.engine.movegen import NATIVE_BUILT, generate_moves
 from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
 from solver_cli.formats.gcg_read import decode_gcg, read_gcg
@@ -430,3 +430,85 @@ def test_equity_lost_adds_up_to_the_thousandth(small_gaddag):
     for summary in review.players:
         exact = sum(round(r.given_up * SCALE) for r in review.turns if r.turn.player == summary.player)
         assert summary.given_up == exact / SCALE  # not the float sum, with its dust
+
+
+# ---------------------------------------------------------------------------------------------
+# The cost of a turn: one engine call; only the moves shown become Python objects
+
+
+def test_a_turn_is_one_engine_call_and_only_the_moves_shown_are_decoded(full_lexicon, engine, monkeypatch):
+    """A review reads a few of every turn's candidates (the best, a bisection for the rank
+    and the ties, a scan for a bingo): with the native engine, the candidates built as
+    Python objects are the ``top`` shown, not every one of the thousands there are."""
+    from solver_cli.engine import _movegen_py, movegen
+
+    calls = []
+    made = []
+    if engine == "native":
+        real_generate = movegen._movegen_c.generate
+        monkeypatch.setattr(movegen._movegen_c, "generate", lambda *a, **k: calls.append(1) or real_generate(*a, **k))
+
+        class CountedCandidate(movegen.Candidate):
+            def __new__(cls, *fields):
+                made.append(1)
+                return super().__new__(cls, *fields)
+
+        monkeypatch.setattr(movegen, "Candidate", CountedCandidate)
+    else:
+        real_moves = _movegen_py.generate_moves
+        monkeypatch.setattr(_movegen_py, "generate_moves", lambda *a: calls.append(1) or real_moves(*a))
+    review = review_game(example_record(), full_lexicon.gaddag, SCRABBLE, random_table(3), top=2)
+    reviewed = [r for r in review.turns if r.reviewed]
+    assert len(calls) == len(reviewed) == 26
+    if engine == "native":
+        assert len(made) == sum(len(r.best) for r in reviewed) == 2 * 26
+        assert sum(r.candidates for r in reviewed) > 100 * len(made)  # not one per candidate
+
+
+# ---------------------------------------------------------------------------------------------
+# A record that holds more tiles than the tile set: no opponent's rack to value the end by
+
+
+def overfull_files(folder: Path) -> tuple[Path, Path]:
+    """Rules whose tiles are dear (1,000 points, 2 of each letter but A) and a record that
+    plays 42 As, of which the set holds one: the reader warns, counts them out of the bag,
+    and finds it empty with 43 tiles unseen (a value out of any rack's reach)."""
+    standard = (ROOT / "solver_cli" / "data" / "rules" / "scrabble.toml").read_text(encoding="utf-8")
+    head = standard[: standard.index("[tiles]")].replace('name = "scrabble"', 'name = "dear"')
+    tiles = "A = [1, 1]\n" + "".join(f"{chr(c)} = [2, 1000]\n" for c in range(ord("B"), ord("Z") + 1))
+    rules = folder / "dear.toml"
+    rules.write_text(head + "[tiles]\n" + tiles, encoding="utf-8")
+    lines = ["#player1 alice Alice", "#player2 bob Bob"]
+    totals = [0, 0]
+    for k in range(6):
+        totals[k % 2] += 7
+        lines.append(f">{('alice', 'bob')[k % 2]}: AAAAAAA {8 + k}H AAAAAAA +7 {totals[k % 2]}")
+    lines += [f">alice: BCDEFGH - +0 {totals[0]}", f">bob: IJKLMNO - +0 {totals[1]}"]
+    record = folder / "overfull.gcg"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return rules, record
+
+
+def test_an_empty_bag_with_more_tiles_unseen_than_a_rack_is_not_valued_by_equity(
+    tmp_path, small_gaddag, engine, monkeypatch
+):
+    """The opponent holds at most a rack: with the bag empty and more tiles unseen, the
+    end-of-game values cannot be known, so those turns are listed, not valued, the same
+    way whichever engine runs (the native one used to refuse the unseen tiles' value with
+    a ValueError, the twin to value them all as the opponent's rack)."""
+    rules_path, record_path = overfull_files(tmp_path)
+    rules = load_rules(str(rules_path))
+    record = read_gcg(record_path.read_text(encoding="utf-8"), rules, str(record_path))
+    assert any(p.kind == "tiles" for p in record.problems)  # the reader only warns
+    assert [t.bag for t in record.turns] == [37, 30, 23, 16, 9, 2, 0, 0]
+    reviews = {}
+    for each in ("python", "native") if NATIVE_BUILT else ("python",):
+        monkeypatch.setenv("SCRAB_ENGINE", each)
+        reviews[each] = review_game(record, small_gaddag, rules, LeaveTable.zeros())
+    review = reviews[engine]
+    assert [r.reviewed for r in review.turns] == [True] * 6 + [False] * 2
+    reason = "the bag is empty yet 43 tiles are unseen: the record holds more tiles than the dear set"
+    assert [r.reason for r in review.turns[6:]] == [reason, reason]
+    assert all(other == review for other in reviews.values())  # the same answer from both engines
+    # By score, the end of the game needs no opponent's rack: every turn is valued.
+    assert all(r.reviewed for r in review_game(record, small_gaddag, rules).turns)
