@@ -48,7 +48,6 @@ from solver_cli.engine.rules import MAX_NAME_LENGTH, MAX_RACK_SIZE
 from solver_cli.errors import InputError
 
 VERSION = 3
-MAGIC_PREFIX = b"scrab-leaves "
 MAGIC_V1 = b"scrab-leaves 1\n"  # the checksum a SHA-256 of the values, in the header
 MAGIC_V2 = b"scrab-leaves 2\n"  # the checksum a CRC-32 of the values, in the header
 _MAGIC_V3 = re.compile(rb"scrab-leaves 3 ([0-9a-f]{8})\n")
