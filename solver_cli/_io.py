@@ -58,6 +58,14 @@ def path_exists(name: str) -> bool:
         return False
 
 
+def one_line(text: str) -> str:
+    """``text``, read from a file, as it may be shown or written into a line of output: every
+    character that is not printable (a line break, the escape that starts a terminal's control
+    sequence, any other control or format character) becomes ``?``, so a file cannot forge an
+    ``Error:`` line or drive the terminal."""
+    return text if text.isprintable() else "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
 def current_user() -> int | None:
     """The effective user id, or None where there is none (Windows)."""
     geteuid = getattr(os, "geteuid", None)
@@ -208,6 +216,38 @@ def check_target(path: Path, follow_links: bool = True) -> None:
     ``path`` (a FIFO, a device, a link to nothing, a loop, another user's link), without
     writing: so a command can refuse its output file before it does any work."""
     _writable_target(path, follow_links)
+
+
+def check_can_write(path: Path, follow_links: bool = True) -> None:
+    """``check_target``, and then the ``InputError`` of a write the OS would refuse (a read-only
+    file or folder, another user's folder, a pseudo file system such as ``/proc``), found by
+    trying the write's first step harmlessly: a file that would be rewritten in place is
+    opened for writing and closed, never truncated; otherwise an empty temporary file is
+    created in the folder and removed at once. Nothing of the user's is created or changed.
+    For a command that works long before it writes."""
+    target, existing = _writable_target(path, follow_links)
+    shown = _short(str(path))
+    if existing is not None and (existing.st_nlink > 1 or not _can_own(existing)):
+        try:
+            os.close(os.open(target, os.O_WRONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC))
+        except OSError as exc:
+            raise InputError(f"cannot write {shown}: {_reason(exc)}") from None
+        return
+    import secrets
+
+    folder = target.parent if str(target.parent) else Path(".")
+    temp = f".{target.name[:100]}.{secrets.token_hex(6)}.probe"
+    try:
+        with open_folder(folder) as folder_fd:
+            name, where = (temp, {"dir_fd": folder_fd}) if folder_fd is not None else (str(folder / temp), {})
+            os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, **where))
+            os.unlink(name, **where)
+    except FileExistsError:
+        return  # (a name taken by chance: the folder takes new files)
+    except (OSError, ValueError) as exc:
+        raise InputError(
+            f"cannot write {shown}: cannot create a file in {_short(str(folder))} ({_reason(exc)})"
+        ) from None
 
 
 def _writable_target(path: Path, follow_links: bool) -> tuple[Path, os.stat_result | None]:

@@ -155,19 +155,33 @@ def train(
       scrab leaves train --games 40 --rounds 2 --jobs 2 -o /tmp/scrab-try.leaves
       scrab leaves train --rules wwf --games 60 --rounds 1 --seed 7 -o /tmp/scrab-wwf.leaves
     """
+    from solver_cli._io import check_can_write
     from solver_cli.engine.rules import load_rules
     from solver_cli.formats.leavefile import read_leaves, write_leaves
-    from solver_cli.games.leavegen import round_sizes
+    from solver_cli.games.leavegen import check_trainable, resume_point, training_plan
     from solver_cli.games.leavegen import train as run_training
     from solver_cli.lexicon.wordlist import lexicon_label
 
+    # Everything that would stop the training is checked before the first game (and before
+    # the word list is read): the settings, the rules, the output, the checkpoint.
     try:
         rule_set = load_rules(rules)
-        sizes = round_sizes(games, rounds)
+        check_trainable(rule_set)
+        plan = training_plan(games, rounds, seed)  # (the defaults of batch and smoothing, as below)
+        sizes = plan["rounds"]
         if output is None:
             output = own_table_path(ctx, rule_set.name, lexicon)
         check_writable(output, "--output")
+        try:
+            check_can_write(Path(output))
+        except ScrabError as exc:
+            raise BadInput(f"--output: {exc}") from None
         checkpoint_table = read_leaves(resume) if resume is not None else None
+        if checkpoint_table is not None:
+            try:
+                resume_point(checkpoint_table.info, plan, rule_set)
+            except ScrabError as exc:
+                raise BadInput(f"--resume {resume}: {exc}") from None
         lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
     except ScrabError as exc:
         raise to_click_error(exc) from None

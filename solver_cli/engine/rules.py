@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver_cli._data import data_folder
-from solver_cli._io import path_exists, read_limited
+from solver_cli._io import one_line, path_exists, read_limited
 from solver_cli.engine.alphabet import CODE, LETTERS
 from solver_cli.engine.notation import parse_square
 from solver_cli.errors import RulesError
@@ -194,7 +194,7 @@ def parse_rules(text: str, source: str) -> Rules:
     lm = tuple(PREMIUM_CODES[ch][0] for row in layout for ch in row)
     wm = tuple(PREMIUM_CODES[ch][1] for row in layout for ch in row)
     # Without a name, the file's: made printable and short, since the user chose no name.
-    default = "".join(ch if ch.isprintable() else "?" for ch in Path(source).stem)[:MAX_NAME_LENGTH].strip()
+    default = one_line(Path(source).stem)[:MAX_NAME_LENGTH].strip()
     name = _one_line(data.get("name", default or "rules"), "name", MAX_NAME_LENGTH, fail)
     title = _one_line(data.get("title", name), "title", MAX_TITLE_LENGTH, fail)
     return Rules(

@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-from solver_cli._io import write_atomically
+from solver_cli._io import one_line, write_atomically
 from solver_cli.engine.alphabet import letter_of
 from solver_cli.engine.history import PLAYERS, GameResult, Turn
 from solver_cli.engine.notation import position_text
@@ -63,18 +63,18 @@ def turn_line(turn: Turn) -> str:
 
 def game_lines(game: GameResult, *, rules: str = "", lexicon: str = "", run_seed: int | None = None) -> list[str]:
     # The players' names say who sat where: in a match the seats swap from game to game.
-    names = [f"{NAMES[i]} ({_one_line(game.seats[i])})" for i in (0, 1)]
+    names = [f"{NAMES[i]} ({one_line(game.seats[i])})" for i in (0, 1)]
     lines = [
         "#character-encoding UTF-8",
         f"#player1 {PLAYERS[0]} {names[0]}",
         f"#player2 {PLAYERS[1]} {names[1]}",
         f"#title scrab selfplay game {game.index + 1}",
     ]
-    about = [f"{_one_line(game.seats[0])} versus {_one_line(game.seats[1])}"]
+    about = [f"{one_line(game.seats[0])} versus {one_line(game.seats[1])}"]
     if rules:
-        about.append(f"rules {_one_line(rules)}")
+        about.append(f"rules {one_line(rules)}")
     if lexicon:
-        about.append(f"lexicon {_one_line(lexicon)}")
+        about.append(f"lexicon {one_line(lexicon)}")
     if run_seed is not None:
         about.append(f"run seed {run_seed}")
     about.append(f"game seed {game.seed}")
@@ -97,12 +97,6 @@ def game_filename(index: int, games: int) -> str:
     """``game-0001.gcg`` ... numbered from 1, zero-padded to the run's size (at least 4 digits)."""
     width = max(4, len(str(games)))
     return f"game-{index + 1:0{width}d}.gcg"
-
-
-def _one_line(text: str) -> str:
-    """A name as it may appear in a pragma: a line break or control character in a word
-    list's file name must not start a new line of the record."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def write_game(folder: Path, game: GameResult, games: int, **meta: Unpack[GameMeta]) -> Path:

@@ -1,47 +1,62 @@
 """Leave-value files (``.leaves``): one trained ``LeaveTable`` per rule set and lexicon.
 
-Layout::
+Layout (format version 3)::
 
-    scrab-leaves 2\\n                  magic and format version
+    scrab-leaves 3 0a1b2c3d\\n         magic, format version, and the CRC-32 (8 hex digits) of
+                                      every byte after this line: header and values alike
     {"rules": "scrabble", ...}\\n      one line of JSON: the header (below)
     <values>                          TABLE_SIZE int16, little-endian: hundredths of a point,
                                       at each leave's ``engine.leaves.leave_index``
 
 The header holds ``rules``, ``lexicon`` (names), ``rack_size``, ``entries`` (must be
-``TABLE_SIZE``), ``crc32`` (of the values' bytes), and what the training recorded:
-``games``, ``rounds``, ``seconds``, ``machine``, ``created``, ``method``, ``seed`` (any
-other keys are kept and shown, never interpreted). The values are stored raw (2.2 MB): a
-load is one bounded read and a checksum, about a millisecond; packages compress them anyway.
-Version 1 files (``scrab-leaves 1``, the checksum a ``sha256``) are still read.
+``TABLE_SIZE``) and what the training recorded: ``method``, ``plan``, ``round`` and
+``round_reports`` (which ``games.leavegen`` checks when it resumes from the file); any other
+keys are kept, never interpreted. The values are stored raw (2.2 MB): a load is one bounded
+read and a checksum, about a millisecond; packages compress them anyway.
+
+Versions 1 and 2 (``scrab-leaves 1`` / ``2``) are still read: their checksum, in the header
+(``sha256`` of the values, or ``crc32``), covers the values only, so a damaged header
+(``"round":2`` read as ``0``) goes unnoticed there unless its fields contradict each other.
+The shipped tables are version 2 files: package data, installed with the code.
 
 The checksum catches damage (a truncated or flipped file), not forgery: a leave value is
 only a number, and any int16 is a safe one. CRC-32 finds every burst error of up to 32 bits
 and costs a third of a SHA-256, whose import alone (OpenSSL) was 2 ms of every ``scrab
 solve``.
 
-Reading trusts nothing: the size is bounded before anything is read, the header must be one
-line of JSON with the right types, and the checksum must match. Shipped tables live in
+Reading trusts nothing: the size is bounded before anything is read; the checksum must
+match before the header is parsed; the header must be one line of JSON, an object nested at
+most ``MAX_HEADER_DEPTH`` deep (checked before the parser, which recurses once per level),
+with the right types and ranges; and every string in it is made printable (``_io.one_line``)
+before anything can show it. Shipped tables live in
 ``solver_cli/data/leaves/RULES-LEXICON.leaves``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import zlib
 from array import array
 from pathlib import Path
 
 from solver_cli._data import data_folder, untrusted_folder, user_data_dir
-from solver_cli._io import read_limited, write_atomically
+from solver_cli._io import one_line, read_limited, write_atomically
 from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
+from solver_cli.engine.rules import MAX_NAME_LENGTH, MAX_RACK_SIZE
 from solver_cli.errors import InputError
 
-MAGIC = b"scrab-leaves 2\n"
-MAGIC_V1 = b"scrab-leaves 1\n"  # the same, checked by a SHA-256
+VERSION = 3
+MAGIC_V1 = b"scrab-leaves 1\n"  # the checksum a SHA-256 of the values, in the header
+MAGIC_V2 = b"scrab-leaves 2\n"  # the checksum a CRC-32 of the values, in the header
+_MAGIC_V3 = re.compile(rb"scrab-leaves 3 ([0-9a-f]{8})\n")
+MAGIC_LINE_BYTES = len(b"scrab-leaves 3 0a1b2c3d\n")
 MAX_HEADER_BYTES = 64_000
-MAX_FILE_BYTES = len(MAGIC) + MAX_HEADER_BYTES + 2 * TABLE_SIZE
-_REQUIRED = {"rules": str, "lexicon": str, "rack_size": int, "entries": int}
+MAX_HEADER_DEPTH = 8  # objects and arrays in one another; scrab writes 3 (round_reports: [{...}])
+MAX_FILE_BYTES = MAGIC_LINE_BYTES + MAX_HEADER_BYTES + 1 + 2 * TABLE_SIZE
+MAX_LEXICON_NAME = 255  # a word list's file name without its suffixes
+_JSON_SPECIAL = re.compile(r'[\[\]{}"\\]')
 
 
 def read_leaves(path: str | Path) -> LeaveTable:
@@ -51,28 +66,17 @@ def read_leaves(path: str | Path) -> LeaveTable:
 
 
 def decode_leaves(data: bytes, name: str) -> LeaveTable:
-    version1 = data.startswith(MAGIC_V1)
-    if not data.startswith(MAGIC) and not version1:
-        raise InputError(f"{name}: not a scrab leave file (it must start with {MAGIC[:-1].decode()!r})")
-    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER_BYTES + 1)
+    version, start, crc = _magic(data, name)
+    end = data.find(b"\n", start, start + MAX_HEADER_BYTES + 1)
     if end < 0:
         raise InputError(f"{name}: the header line is missing or longer than {MAX_HEADER_BYTES:,} bytes")
-    try:
-        header = json.loads(data[len(MAGIC) : end].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise InputError(f"{name}: the header is not one line of JSON") from None
-    if not isinstance(header, dict):
-        raise InputError(f"{name}: the header is not a JSON object")
-    checksum_kind = {"sha256": str} if version1 else {"crc32": int}
-    for key, kind in (_REQUIRED | checksum_kind).items():
-        if type(header.get(key)) is not kind:
-            raise InputError(f"{name}: the header's {key!r} is missing or not a {kind.__name__}")
-    if header["entries"] != TABLE_SIZE:
-        raise InputError(f"{name}: {header['entries']:,} entries; a table holds {TABLE_SIZE:,}")
     body = memoryview(data)[end + 1 :]  # (not a copy: 2.2 MB of fresh pages cost a millisecond)
     if len(body) != 2 * TABLE_SIZE:
         raise InputError(f"{name}: {len(body):,} bytes of values; {2 * TABLE_SIZE:,} expected (truncated?)")
-    if not _checksum_matches(body, header, version1):
+    if version == 3 and zlib.crc32(memoryview(data)[start:]) != crc:
+        raise InputError(f"{name}: the header and values do not match the file's checksum (damaged)")
+    header = _header(data[start:end], name, version)
+    if not _checksum_matches(body, header, version):
         raise InputError(f"{name}: the values do not match the header's checksum (damaged)")
     values = array("h")
     values.frombytes(body)
@@ -81,27 +85,136 @@ def decode_leaves(data: bytes, name: str) -> LeaveTable:
     return LeaveTable(values, f"{header['rules']}-{header['lexicon']}", header)
 
 
-def _checksum_matches(body: memoryview, header: dict[str, object], version1: bool) -> bool:
-    if version1:
+def _magic(data: bytes, name: str) -> tuple[int, int, int]:
+    """The format version, where the header starts, and (version 3) the file's checksum."""
+    if data.startswith(MAGIC_V1):
+        return 1, len(MAGIC_V1), 0
+    if data.startswith(MAGIC_V2):
+        return 2, len(MAGIC_V2), 0
+    match = _MAGIC_V3.match(data)
+    if match:
+        return 3, match.end(), int(match.group(1), 16)
+    other = re.match(rb"scrab-leaves (\d{1,6})[ \n]", data)
+    if other and int(other.group(1)) > VERSION:
+        raise InputError(
+            f"{name}: a leave file of format version {int(other.group(1))}; this scrab reads versions 1 to {VERSION}"
+        )
+    if data.startswith(b"scrab-leaves 3"):
+        raise InputError(f"{name}: the first line must be 'scrab-leaves 3' and the checksum (8 hex digits)")
+    raise InputError(f"{name}: not a scrab leave file (it must start with 'scrab-leaves {VERSION}')")
+
+
+def _header(line: bytes, name: str, version: int) -> dict[str, object]:
+    """The header, checked: one JSON object, nested at most ``MAX_HEADER_DEPTH`` deep, the
+    fields scrab interprets of the right types and ranges, every string printable."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: the header is not one line of JSON (not UTF-8)") from None
+    if _nesting(text) > MAX_HEADER_DEPTH:
+        raise InputError(f"{name}: the header is nested more than {MAX_HEADER_DEPTH} deep")
+    try:
+        header = json.loads(text, parse_constant=_no_constant)
+    except ValueError:
+        raise InputError(f"{name}: the header is not one line of JSON") from None
+    if not isinstance(header, dict):
+        raise InputError(f"{name}: the header is not a JSON object")
+    checked = _printable(header)
+    assert isinstance(checked, dict)
+    checksum_kind: dict[str, type] = {"sha256": str} if version == 1 else {"crc32": int} if version == 2 else {}
+    for key, kind in (_REQUIRED | checksum_kind).items():
+        if type(checked.get(key)) is not kind:
+            raise InputError(f"{name}: the header's {key!r} is missing or not a {_KIND_NAMES[kind]}")
+    if checked["entries"] != TABLE_SIZE:
+        raise InputError(f"{name}: {checked['entries']:,} entries; a table holds {TABLE_SIZE:,}")
+    for key, most in (("rules", MAX_NAME_LENGTH), ("lexicon", MAX_LEXICON_NAME)):
+        text_value = checked[key]
+        assert isinstance(text_value, str)
+        if not 1 <= len(text_value) <= most:
+            raise InputError(f"{name}: the header's {key!r} must be a name of 1 to {most} characters")
+    rack_size = checked["rack_size"]
+    assert isinstance(rack_size, int)
+    if not 1 <= rack_size <= MAX_RACK_SIZE:
+        raise InputError(f"{name}: the header's 'rack_size' is {rack_size}; a rule set's is 1 to {MAX_RACK_SIZE}")
+    crc32 = checked.get("crc32")
+    if version == 2 and not (isinstance(crc32, int) and 0 <= crc32 < 1 << 32):
+        raise InputError(f"{name}: the header's 'crc32' is not a CRC-32 (0 to {(1 << 32) - 1:,})")
+    return checked
+
+
+_REQUIRED: dict[str, type] = {"rules": str, "lexicon": str, "rack_size": int, "entries": int}
+_KIND_NAMES: dict[type, str] = {str: "string", int: "whole number"}
+
+
+def _nesting(text: str) -> int:
+    """How deep the arrays and objects of the JSON ``text`` nest (strings skipped, escapes
+    honoured), in one pass over its brackets, quotes and backslashes: linear, no recursion."""
+    depth = deepest = 0
+    in_string = False
+    skip_to = 0  # the character after an escaped one
+    for match in _JSON_SPECIAL.finditer(text):
+        at = match.start()
+        if at < skip_to:
+            continue
+        ch = match.group()
+        if in_string:
+            if ch == "\\":
+                skip_to = at + 2
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _no_constant(word: str) -> object:
+    raise ValueError(f"{word} is not a number JSON allows")
+
+
+def _printable(value: object) -> object:
+    """``value`` (parsed JSON, nested at most ``MAX_HEADER_DEPTH`` deep) with every string in
+    it, keys included, made printable: a header is shown, and a control character in it
+    could drive the terminal or start a forged line."""
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, list):
+        return [_printable(item) for item in value]
+    if isinstance(value, dict):
+        return {one_line(key): _printable(item) for key, item in value.items()}
+    return value
+
+
+def _checksum_matches(body: memoryview, header: dict[str, object], version: int) -> bool:
+    """Versions 1 and 2: the values against the header's checksum (version 3 checked the
+    whole file already)."""
+    if version == 1:
         import hashlib  # here: only an old file needs it (OpenSSL's import is 2 ms of start-up)
 
         return hashlib.sha256(body).hexdigest() == header["sha256"]
-    return zlib.crc32(body) == header["crc32"]
+    if version == 2:
+        return zlib.crc32(body) == header["crc32"]
+    return True
 
 
 def encode_leaves(table: LeaveTable, info: dict[str, object]) -> bytes:
-    """The file's bytes for ``table``; ``info`` must hold ``rules``, ``lexicon`` and
-    ``rack_size`` (and may hold the training figures)."""
+    """The file's bytes for ``table`` (format version 3); ``info`` must hold ``rules``,
+    ``lexicon`` and ``rack_size`` (and may hold the training figures)."""
     values = array("h", table.values)
     if sys.byteorder != "little":
         values.byteswap()
-    body = values.tobytes()
-    header = {key: value for key, value in info.items() if key != "sha256"}  # (read from a version 1 file)
-    header.update(entries=TABLE_SIZE, crc32=zlib.crc32(body))
+    # (an old file's checksum of its values alone is not carried over)
+    header = {key: value for key, value in info.items() if key not in ("sha256", "crc32")}
+    header["entries"] = TABLE_SIZE
     line = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
     if b"\n" in line or len(line) > MAX_HEADER_BYTES:
         raise ValueError("header too long")
-    return MAGIC + line + b"\n" + body
+    rest = line + b"\n" + values.tobytes()
+    return b"scrab-leaves %d %08x\n" % (VERSION, zlib.crc32(rest)) + rest
 
 
 def write_leaves(path: str | Path, table: LeaveTable, info: dict[str, object]) -> None:

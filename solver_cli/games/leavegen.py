@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import time
 from array import array
 from collections.abc import Callable, Iterator
@@ -303,6 +304,61 @@ Progress = Callable[[int, int, int], None]  # (games done in this round, games i
 Checkpoint = Callable[[LeaveTable, dict[str, Any]], None]
 
 
+def check_trainable(rules: Rules) -> None:
+    """Refuse, before any game is played, rules no table can be trained for: a table values
+    leaves of up to ``MAX_LEAVE`` tiles, so racks of up to ``MAX_LEAVE + 1`` (a rule set may
+    have racks of up to 20, whose full racks the rack statistics cannot even number)."""
+    if rules.rack_size > MAX_LEAVE + 1:
+        raise InputError(
+            f"rules {rules.name}: racks of {rules.rack_size} tiles; leave tables are trained for racks of "
+            f"1 to {MAX_LEAVE + 1} tiles (they value leaves of up to {MAX_LEAVE})"
+        )
+
+
+def training_plan(
+    games: int, rounds: int, seed: int, batch: int = 500, smoothing: float = DEFAULT_SMOOTHING
+) -> dict[str, Any]:
+    """What a checkpoint must match to be resumed (``InputError`` for settings no training takes)."""
+    sizes = round_sizes(games, rounds)
+    if batch < 1:
+        raise InputError(f"batch must be at least 1, not {batch}")
+    return {"games": games, "rounds": list(sizes), "seed": seed, "batch": batch, "smoothing": smoothing}
+
+
+def resume_point(info: dict[str, object], plan: dict[str, Any], rules: Rules) -> tuple[int, list[RoundReport]]:
+    """The rounds a checkpoint's header (``info``) says are done, checked against the
+    training ``plan`` and ``rules`` and against each other: a version 1 or 2 file's header is
+    outside its checksum, so one flipped bit (``"round":2`` read as ``0``) must not
+    silently start a different training."""
+    if info.get("plan") != plan or info.get("rules") != rules.name or info.get("rack_size") != rules.rack_size:
+        raise InputError("the checkpoint was made by another training (its rules, games, rounds, seed or batch differ)")
+    done = info.get("round")
+    if type(done) is not int or not 1 <= done <= len(plan["rounds"]):
+        raise InputError(
+            f"the checkpoint's round is {json.dumps(done)[:20]}; a checkpoint of this training is written after "
+            f"round 1 to {len(plan['rounds'])}"
+        )
+    reports = info.get("round_reports")
+    expected = [{"round": r + 1, "games": plan["rounds"][r]} for r in range(done)]
+    if (
+        not isinstance(reports, list)
+        or len(reports) != done
+        or not all(_is_report(report, want) for report, want in zip(reports, expected, strict=False))
+    ):
+        raise InputError(f"the checkpoint's round_reports do not match its round ({done}) and plan (damaged?)")
+    return done, [RoundReport(**r, seconds=0.0) for r in reports]
+
+
+def _is_report(report: object, expected: dict[str, int]) -> bool:
+    """A round's report as ``_info`` writes it: four whole numbers, the round and its games as planned."""
+    return (
+        isinstance(report, dict)
+        and set(report) == {"round", "games", "samples", "racks"}
+        and all(type(n) is int and 0 <= n <= 1 << 53 for n in report.values())
+        and all(report[key] == value for key, value in expected.items())
+    )
+
+
 def train(
     gaddag: Gaddag,
     rules: Rules,
@@ -321,23 +377,17 @@ def train(
 ) -> Training:
     """Train a table for ``rules`` and the lexicon of ``gaddag`` (see the module docstring).
     ``resume``: a checkpoint (a table written after a round, whose header says which round
-    and plan it belongs to); training goes on from the next round."""
-    sizes = round_sizes(games, rounds)
-    if batch < 1:
-        raise InputError(f"batch must be at least 1, not {batch}")
-    plan = {"games": games, "rounds": list(sizes), "seed": seed, "batch": batch, "smoothing": smoothing}
+    and plan it belongs to); training goes on from the next round. Every setting, and the
+    checkpoint, is checked before the first game."""
+    check_trainable(rules)
+    plan = training_plan(games, rounds, seed, batch, smoothing)
+    sizes = plan["rounds"]
     table = LeaveTable.zeros("round-0")
     done_rounds: list[RoundReport] = []
     start_round = 0
     if resume is not None:
-        if resume.info.get("plan") != plan or resume.info.get("rules") != rules.name:
-            raise InputError(
-                "the checkpoint was made by another training (its rules, games, rounds, seed or batch differ)"
-            )
-        start_round = int(str(resume.info.get("round", 0)))
+        start_round, done_rounds = resume_point(resume.info, plan, rules)
         table = resume
-        reports = resume.info.get("round_reports", [])
-        done_rounds = [RoundReport(**r, seconds=0.0) for r in reports] if isinstance(reports, list) else []
     started = time.perf_counter()
     runner = _runner(gaddag, rules, jobs, scheduler)
     try:

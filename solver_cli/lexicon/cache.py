@@ -49,6 +49,7 @@ from solver_cli._io import (
     DIR_FD,
     current_user,
     kind_of,
+    one_line,
     replace_in_folder,
 )
 from solver_cli.engine.gaddag import Gaddag
@@ -367,7 +368,7 @@ def make_payload(gaddag: Gaddag, digest: str, max_length: int, words: int, list_
         "format": FORMAT_VERSION,
         "digest": digest,
         "max_length": max_length,
-        "name": "".join(ch if ch.isprintable() else "?" for ch in list_name)[:MAX_NAME_CHARS],
+        "name": one_line(list_name)[:MAX_NAME_CHARS],
         "words": words,
         "root": gaddag.root,
         "dawg_root": gaddag.dawg_root,

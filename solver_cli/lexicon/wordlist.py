@@ -23,6 +23,7 @@ except ImportError:  # an interpreter built without it: the same function, throu
 from solver_cli._data import lexicons_folder
 from solver_cli._io import path_exists, read_limited
 from solver_cli.errors import LexiconError
+from solver_cli.lexicon.build import MAX_PREFIXES
 
 DEFAULT_LEXICON = "kjxqz"
 MAX_WORD_LIST_BYTES = 64_000_000  # a word list of the largest kind is about 3 MB
@@ -303,7 +304,7 @@ def parse_word_list(text: str, max_length: int) -> WordList:
             words[word.upper()] = None
             if len(words) > MAX_WORDS:
                 raise _too_many_words()
-    return WordList(sorted(words), skipped, too_long, first_skipped)
+    return WordList(_sorted_within_limits(words, len(text)), skipped, too_long, first_skipped)
 
 
 def _parse_plain(text: str, max_length: int) -> WordList:
@@ -326,11 +327,37 @@ def _parse_plain(text: str, max_length: int) -> WordList:
         if len(words) > MAX_WORDS:
             raise _too_many_words()
         start = stop + 1
-    return WordList(sorted(words), 0, too_long, 0)
+    return WordList(_sorted_within_limits(words, len(text)), 0, too_long, 0)
 
 
 def _too_many_words() -> LexiconError:
     return LexiconError(f"word list too big: more than {MAX_WORDS:,} words, the limit")
+
+
+def _sorted_within_limits(words: dict[str, None], text_length: int) -> list[str]:
+    """The words, sorted; a list whose words have more distinct prefixes than the GADDAG
+    builder takes (``build.MAX_PREFIXES``) is refused here, before any building, rather
+    than by the builder once it has built up to the limit (1.99 million random words failed
+    only after 35 s with the Python builder). A list holds no more prefixes than letters, so a list of fewer
+    letters than the limit (every shipped one) is not counted at all."""
+    ordered = sorted(words)
+    if text_length <= MAX_PREFIXES or sum(map(len, ordered)) <= MAX_PREFIXES:
+        return ordered
+    # Sorted, each word adds the prefixes it does not share with the word before it.
+    prefixes = 0
+    previous = ""
+    for word in ordered:
+        common = 0
+        most = min(len(word), len(previous))
+        while common < most and word[common] == previous[common]:
+            common += 1
+        prefixes += len(word) - common
+        if prefixes > MAX_PREFIXES:
+            raise LexiconError(
+                f"word list too big: its words have more than {MAX_PREFIXES:,} distinct prefixes, the limit"
+            )
+        previous = word
+    return ordered
 
 
 _ODD_CHARACTER = re.compile(r"[^A-Za-z\n]")

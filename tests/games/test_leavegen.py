@@ -4,7 +4,10 @@ the number of processes, the scheduler, or a stop and resume in between."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
+import zlib
 from array import array
 
 import pytest
@@ -13,7 +16,7 @@ from solver_cli.engine.leaves import LEAVE_OFFSET, LeaveTable, leave_index
 from solver_cli.engine.movegen import NATIVE_BUILT
 from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
-from solver_cli.formats.leavefile import decode_leaves, encode_leaves
+from solver_cli.formats.leavefile import MAGIC_V2, decode_leaves, encode_leaves
 from solver_cli.games import leavegen
 from solver_cli.games.leavegen import RackStats, leave_sums_python, rack_of_rank, rack_rank, round_sizes, train
 
@@ -183,3 +186,95 @@ def test_training_on_a_dask_cluster_gives_the_same_table(small_gaddag):
     pool = run(small_gaddag, jobs=2)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         assert run(small_gaddag, scheduler=cluster.scheduler_address) == pool
+
+
+# --- checked before the first game (issue #23, items 3 and 5) --------------------------------
+
+
+@pytest.fixture
+def games_played(monkeypatch) -> list[int]:
+    """The sizes of the batches of games played (in this process: jobs=1)."""
+    played: list[int] = []
+    real = leavegen.play_training_batch
+
+    def counted(*args):
+        played.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(leavegen, "play_training_batch", counted)
+    return played
+
+
+@pytest.mark.parametrize("rack_size", [8, 20])
+def test_racks_a_table_cannot_value_are_refused_before_any_game(small_gaddag, games_played, rack_size):
+    """Such a training used to play every game, then fail (ValueError, OverflowError)."""
+    rules = dataclasses.replace(SCRABBLE, name=f"long{rack_size}", rack_size=rack_size)
+    with pytest.raises(InputError, match=f"racks of {rack_size} tiles; leave tables are trained for racks of 1 to 7"):
+        train(small_gaddag, rules, "small", 2, rounds=1, batch=1)
+    assert games_played == []
+    # (the count works: rules it can train for play their games)
+    short = dataclasses.replace(SCRABBLE, name="short", rack_size=6, exchange_max=6, exchange_min_bag=6)
+    train(small_gaddag, short, "small", 2, rounds=1, batch=1)
+    assert games_played == [1, 1]
+
+
+PLAN = leavegen.training_plan(24, 2, 9, batch=5)
+
+
+def checkpoint_info(**changes) -> dict:
+    """The header a checkpoint after round 1 of ``run``'s training has, with ``changes``."""
+    reports = [{"round": 1, "games": 8, "samples": 180, "racks": 170}]
+    info = {"rules": "scrabble", "lexicon": "small", "rack_size": 7, "plan": PLAN, "round": 1, "round_reports": reports}
+    return {**info, **changes}
+
+
+def test_a_checkpoint_header_that_contradicts_itself_or_the_plan_is_refused_before_any_game(small_gaddag, games_played):
+    report = checkpoint_info()["round_reports"][0]
+    bad = [
+        ({"round": 0}, "the checkpoint's round is 0; a checkpoint of this training is written after round 1 to 2"),
+        ({"round": -1}, "the checkpoint's round is -1"),
+        ({"round": 3}, "the checkpoint's round is 3"),
+        ({"round": "1"}, 'the checkpoint\'s round is "1"'),
+        ({"round": 1.0}, "the checkpoint's round is 1.0"),
+        ({"round": True}, "the checkpoint's round is true"),
+        ({"round": [1] * 100}, "the checkpoint's round is [1, 1, 1, 1, 1, 1"),
+        ({"round": None}, "the checkpoint's round is null"),
+        ({"round": 2}, "round_reports do not match its round (2) and plan"),  # "round":1 read as 2
+        ({"round_reports": None}, "round_reports do not match"),
+        ({"round_reports": "x"}, "round_reports do not match"),
+        ({"round_reports": []}, "round_reports do not match"),
+        ({"round_reports": [report, report]}, "round_reports do not match"),
+        ({"round_reports": [[1, 8, 180, 170]]}, "round_reports do not match"),
+        ({"round_reports": [{**report, "extra": 1}]}, "round_reports do not match"),
+        ({"round_reports": [{"round": 1, "games": 8, "samples": 180}]}, "round_reports do not match"),
+        ({"round_reports": [{**report, "samples": "180"}]}, "round_reports do not match"),
+        ({"round_reports": [{**report, "racks": -1}]}, "round_reports do not match"),
+        ({"round_reports": [{**report, "games": 9}]}, "round_reports do not match"),
+        ({"round_reports": [{**report, "round": 2}]}, "round_reports do not match"),
+        ({"rack_size": 6}, "made by another training"),
+        ({"rules": "wwf"}, "made by another training"),
+        ({"plan": {**PLAN, "seed": 1}}, "made by another training"),
+        ({"plan": None}, "made by another training"),
+    ]
+    good = decode_leaves(encode_leaves(LeaveTable.zeros(), checkpoint_info()), "good.leaves")
+    assert leavegen.resume_point(good.info, PLAN, SCRABBLE) == (1, [leavegen.RoundReport(**report, seconds=0.0)])
+    for changes, words in bad:
+        table = decode_leaves(encode_leaves(LeaveTable.zeros(), checkpoint_info(**changes)), "bad.leaves")
+        with pytest.raises(InputError) as caught:
+            run(small_gaddag, jobs=1, resume=table)
+        assert words in str(caught.value), changes
+    assert games_played == []
+
+
+def test_a_version_2_checkpoint_whose_round_flipped_is_refused(small_gaddag, games_played):
+    """A version 2 file's header is outside its checksum: "round":1 read as "round":0 used
+    to start the training again from round 1, silently, into a different table."""
+    values = bytes(2 * leavegen.TABLE_SIZE)
+    header = json.dumps(checkpoint_info(crc32=zlib.crc32(values), entries=leavegen.TABLE_SIZE), separators=(",", ":"))
+    flipped = header.replace('"round":1', '"round":0', 1)
+    assert sum(a != b for a, b in zip(header, flipped, strict=True)) == 1
+    assert ord("1") ^ ord("0") == 1  # one bit
+    checkpoint = decode_leaves(MAGIC_V2 + flipped.encode() + b"\n" + values, "old.leaves")
+    with pytest.raises(InputError, match="the checkpoint's round is 0"):
+        run(small_gaddag, jobs=1, resume=checkpoint)
+    assert games_played == []

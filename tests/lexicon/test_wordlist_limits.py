@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import random
 import resource
 import subprocess
 import sys
@@ -12,6 +13,8 @@ import sys
 import pytest
 
 from solver_cli.errors import LexiconError
+from solver_cli.lexicon import build, wordlist
+from solver_cli.lexicon.build import NATIVE_BUILT
 from solver_cli.lexicon.wordlist import MAX_WORD_LIST_BYTES, WordSource, open_source
 
 
@@ -70,3 +73,46 @@ def test_open_source_keeps_reading_plain_lists(tmp_path):
     path = tmp_path / "words.txt"
     path.write_text("qi\nza\n")
     assert open_source(str(path)).text() == "qi\nza\n"
+
+
+def distinct_prefixes(words: list[str]) -> int:
+    return len({word[:n] for word in words for n in range(1, len(word) + 1)})
+
+
+@pytest.mark.parametrize(
+    "builder", ["python", pytest.param("native", marks=pytest.mark.skipif(not NATIVE_BUILT, reason="not built"))]
+)
+def test_the_prefix_limit_is_checked_as_the_list_is_read_exactly_as_the_builder_counts(monkeypatch, builder):
+    """A list over the GADDAG builder's prefix limit is refused by the reader (issue #23, item
+    12: 1.99 million random words reached the builder and failed only after 35 s), at
+    exactly the count where the builder refuses it, plain lists and others alike."""
+    rng = random.Random(7)
+    for _ in range(40):
+        words = sorted({"".join(rng.choices("ABC", k=rng.randint(2, 6))) for _ in range(rng.randint(1, 30))})
+        count = distinct_prefixes(words)
+        for text in ("\n".join(words), "# a comment\n" + "\n".join(words).lower()):
+            for limit, fits in ((count, True), (count - 1, False)):
+                monkeypatch.setattr(wordlist, "MAX_PREFIXES", limit)
+                monkeypatch.setattr(build, "MAX_PREFIXES", limit)
+                if len(text) <= limit:
+                    continue  # (the reader does not count a list with fewer letters than the limit)
+                if fits:
+                    assert wordlist.parse_word_list(text, 15).words == words
+                    build.build_gaddag(words, builder=builder)
+                else:
+                    with pytest.raises(LexiconError, match=f"more than {limit:,} distinct prefixes, the limit") as read:
+                        wordlist.parse_word_list(text, 15)
+                    with pytest.raises(LexiconError) as built:
+                        build.build_gaddag(words, builder=builder)
+                    assert str(read.value) == str(built.value)
+
+
+def test_a_list_over_the_prefix_limit_never_reaches_the_builder(monkeypatch, tmp_path):
+    import solver_cli.lexicon as lexicon
+
+    path = tmp_path / "many.txt"
+    path.write_text("".join(f"{a}{b}{c}\n" for a in "ABCD" for b in "ABCD" for c in "ABCD"))  # 84 prefixes
+    monkeypatch.setattr(wordlist, "MAX_PREFIXES", 83)
+    monkeypatch.setattr(lexicon, "build_gaddag", lambda *args, **kwargs: pytest.fail("the builder was reached"))
+    with pytest.raises(LexiconError, match=f"{path}: word list too big: its words have more than 83 distinct prefixes"):
+        lexicon.load_lexicon(str(path))
