@@ -99,8 +99,9 @@ class ReplayError(InputError):
     """An event that cannot be replayed, with the problems found before it: a warning on an
     earlier line (a ``--`` given to the wrong player) often explains the error."""
 
-    def __init__(self, message: str, problems: tuple[RecordProblem, ...]):
+    def __init__(self, message: str, source: str, problems: tuple[RecordProblem, ...]):
         super().__init__(message)
+        self.source = source  # the record's name, as messages give it
         self.problems = problems
 
 
@@ -316,7 +317,7 @@ def replay_gcg(
         try:
             replay.event(number, event)
         except InputError as exc:
-            raise ReplayError(str(exc), replay.sorted_problems()) from None
+            raise ReplayError(str(exc), gcg.name, replay.sorted_problems()) from None
     return replay.record()
 
 
