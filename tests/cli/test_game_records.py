@@ -136,3 +136,16 @@ def test_a_warning_that_explains_the_error_comes_before_it(runner, tmp_path, com
         f"Warning: {record}, line 6: bob moves twice in a row",
         f"Error: {record}, line 6: G8 .OLE does not fit the board: square G11 holds T, not E",
     ]
+
+
+def test_a_record_never_makes_scrab_read_a_rule_file(runner, tmp_path):
+    rules_file = tmp_path / "mine.toml"
+    rules_file.write_text((ROOT / "solver_cli" / "data" / "rules" / "wwf.toml").read_text().replace('"wwf"', '"mine"'))
+    record = tmp_path / "game.gcg"
+    record.write_text(f"#player1 a A\n#player2 b B\n#game-type {rules_file}\n")
+    result = invoke(runner, "solve", record, "--rack", "QI", "--json")
+    assert json.loads(result.stdout)["rules"] == "scrabble"
+    assert warnings(result) == [
+        f"Warning: {record}, line 3: the record names the rule set '{rules_file}', which scrab does not know; "
+        "using scrabble (give --rules to choose)"
+    ]
