@@ -1,16 +1,20 @@
 """What the commands that read a position share for GCG game records: the ``--turn``
-option and the lexicon a record names."""
+option, the rule set and the lexicon a record names, and its warnings before its error."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from solver_cli.cli._common import warn
+from solver_cli.cli._common import given, warn
 
 if TYPE_CHECKING:
+    from solver_cli.engine.history import RecordProblem
+    from solver_cli.engine.rules import Rules
+    from solver_cli.formats.gcg_read import GcgFile
     from solver_cli.formats.position import LoadedPosition
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -24,6 +28,64 @@ def turn_option(func: F) -> F:
         help="BOARD is a GCG game record: the position before its turn N, with that turn's rack "
         "(turns are the record's > lines, counted from 1).",
     )(func)
+
+
+def read_game_position(ctx: click.Context, board: str, rules: str, turn: int | None) -> tuple[LoadedPosition, Rules]:
+    """The position BOARD names (see ``formats.position.read_position``) and its rule set
+    (see ``record_rules_chooser``). A record that cannot be replayed prints the warnings of
+    the lines before its error first: they often explain it."""
+    from solver_cli.formats.position import read_position_under
+
+    choose = record_rules_chooser(ctx, rules)
+    with record_warnings_first():
+        return read_position_under(board, choose, turn)
+
+
+def record_rules_chooser(ctx: click.Context, rules: str) -> Callable[[GcgFile | None], Rules]:
+    """How a command chooses its rule set, given the game record it reads (None for a board
+    file): ``--rules`` when given; else the rule set the record names (``#game-type``, or
+    ``rules NAME`` in the description of scrab's older records) when scrab knows it; else
+    ``--rules``' default, with one warning when the record names rules scrab does not know.
+    A bad ``--rules`` fails at once, before any file is read."""
+    from solver_cli.engine.rules import load_rules
+
+    explicit = load_rules(rules) if given(ctx, "rules") else None
+
+    def choose(record: GcgFile | None) -> Rules:
+        if explicit is not None:
+            return explicit
+        if record is not None:
+            from solver_cli.formats.gcg_read import record_rules
+
+            named = record_rules(record)
+            if named is not None and named.rule_set is not None:
+                return load_rules(named.rule_set)
+            if named is not None:
+                warn(
+                    f"{record.name}, line {named.line}: the record names the rule set {named.name!r}, "
+                    f"which scrab does not know; using {rules} (give --rules to choose)"
+                )
+        return load_rules(rules)
+
+    return choose
+
+
+@contextmanager
+def record_warnings_first() -> Iterator[None]:
+    """Print the warnings of a record that cannot be replayed before its error: a ``--``
+    given to the wrong player is a warning, and the play it left on the board the error."""
+    from solver_cli.formats.gcg_read import ReplayError
+
+    try:
+        yield
+    except ReplayError as exc:
+        warn_problems(exc.source, exc.problems)
+        raise
+
+
+def warn_problems(source: str, problems: Iterable[RecordProblem]) -> None:
+    for problem in problems:
+        warn(f"{source}, line {problem.line}: {problem.message}")
 
 
 def position_lexicon(lexicon: str | None, position: LoadedPosition) -> str | None:

@@ -18,7 +18,7 @@ from solver_cli.cli._common import (
     rank_option,
     to_click_error,
 )
-from solver_cli.cli._game import position_lexicon, turn_option
+from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
 from solver_cli.cli.solve import rack_counts
 from solver_cli.errors import IllegalMove, InputError, ScrabError
 
@@ -62,15 +62,12 @@ def explain(
     from solver_cli.engine.explain import explain_play
     from solver_cli.engine.play import check_play
     from solver_cli.engine.ranking import solve as run_solve
-    from solver_cli.engine.rules import load_rules
     from solver_cli.engine.unseen import valuation_for
-    from solver_cli.formats.position import read_position
 
     check_rank(ctx, rank, leaves_path)
     text = " ".join(move).strip()
     try:
-        rule_set = load_rules(rules)
-        loaded = read_position(board, rule_set, turn)
+        loaded, rule_set = read_game_position(ctx, board, rules, turn)
         counts = rack_counts(rack, loaded, rule_set.rack_size)
         chosen_lexicon = position_lexicon(lexicon, loaded)
         lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)

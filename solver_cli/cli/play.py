@@ -15,7 +15,7 @@ from solver_cli.cli._common import (
     refuse_empty_rack,
     to_click_error,
 )
-from solver_cli.cli._game import position_lexicon, turn_option
+from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
 from solver_cli.errors import IllegalMove, ScrabError
 
 
@@ -73,12 +73,10 @@ def play(
     from solver_cli.cli.render import word_json
     from solver_cli.engine.alphabet import parse_rack, rack_text
     from solver_cli.engine.play import apply_play, check_play, leave_after
-    from solver_cli.engine.rules import load_rules
-    from solver_cli.formats.position import position_cgp, read_position
+    from solver_cli.formats.position import position_cgp
 
     try:
-        rule_set = load_rules(rules)
-        loaded = read_position(board, rule_set, turn)
+        loaded, rule_set = read_game_position(ctx, board, rules, turn)
         given = rack if rack is not None else (loaded.rack if turn is not None else None)  # a turn names its rack
         counts = parse_rack(given, rule_set.rack_size) if given is not None else None
         lex = load_lexicon_for(position_lexicon(lexicon, loaded), rule_set.max_side, as_json)

@@ -26,9 +26,8 @@ from solver_cli.cli._common import (
     refuse_together,
     save_svg,
     to_click_error,
-    warn,
 )
-from solver_cli.cli._game import record_lexicon
+from solver_cli.cli._game import record_lexicon, record_rules_chooser, record_warnings_first, warn_problems
 from solver_cli.errors import InputError, ScrabError
 
 if TYPE_CHECKING:
@@ -105,17 +104,18 @@ def review(
         raise BadInput("--player is empty: give a player's nickname or full name")
     if svg_path is not None:
         check_writable(svg_path, "--svg")
-    from solver_cli.engine.rules import load_rules
-    from solver_cli.formats.gcg_read import parse_gcg, read_gcg_text, replay_gcg
+    from solver_cli.formats.gcg_read import parse_gcg, read_gcg_text, record_lexicon_name, replay_gcg
     from solver_cli.games.review import review_game
 
     try:
-        rule_set = load_rules(rules)
+        choose_rules = record_rules_chooser(ctx, rules)
         text, name = read_gcg_text(game)
         parsed = parse_gcg(text, name)
-        chosen = record_lexicon(lexicon, parsed.pragma("lexicon"), name)
+        rule_set = choose_rules(parsed)
+        chosen = record_lexicon(lexicon, record_lexicon_name(parsed), name)
         lex = load_lexicon_for(chosen, rule_set.max_side, as_json)
-        record = replay_gcg(parsed, rule_set, lex.contains, lex.name)
+        with record_warnings_first():
+            record = replay_gcg(parsed, rule_set, lex.contains, lex.name)
         players: tuple[int, ...] = (0, 1)
         if player is not None:
             index = record.player_index(player)
@@ -143,8 +143,7 @@ def review(
     if as_json:
         click.echo(json.dumps(review_json(result, rule_set, lex.name, show_boards, ranking)))
         return
-    for problem in record.problems:
-        warn(f"{name}, line {problem.line}: {problem.message}")
+    warn_problems(name, record.problems)
     out = console(record=svg_path is not None)
     print_review(result, rule_set, lex.name, out, ranking)
     for number in show_boards:
@@ -164,6 +163,7 @@ def review_json(
     game = result.game
     return {
         "game": game.source,
+        "id": record_id(game),
         "rules": rules.name,
         "lexicon": lexicon,
         "ranking": result.ranking,
@@ -192,6 +192,11 @@ def review_json(
         "problems": [{"line": p.line, "turn": p.turn, "kind": p.kind, "message": p.message} for p in game.problems],
         "boards": [{"after_turn": n, "rows": game.board_after(n).to_rows()} for n in boards],
     }
+
+
+def record_id(game: GameRecord) -> str | None:
+    """The record's ``#id`` (``io.woogles 2r8QNJNpbP``: the site and its game), None without one."""
+    return next((value for key, value in game.pragmas if key == "id" and value), None)
 
 
 def turn_json(review: TurnReview, game: GameRecord) -> dict[str, object]:
@@ -405,7 +410,9 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
         lost.add(lost_text)
         moves.add(stacked, played_unit, *(f"best {o}" for o in options))
         figures.add(f"{rank_text}\nlost {lost_text}" if r.given_up else rank_text)
-    title = f"{game.source}: {scores}, ranked by {ranking.phrase}  ({rules.name}, {lexicon})"
+    game_id = record_id(game)
+    source = f"{game.source} (#id {game_id})" if game_id else game.source
+    title = f"{source}: {scores}, ranked by {ranking.phrase}  ({rules.name}, {lexicon})"
     print_fitted(out, [[turn, rack, played, rank, best, lost], [who, moves, figures]], title)
 
     # One column per player and a row per figure: narrow at any width, however many figures.

@@ -26,7 +26,7 @@ from solver_cli.cli._common import (
     to_click_error,
     warn,
 )
-from solver_cli.cli._game import position_lexicon, turn_option
+from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
@@ -184,14 +184,12 @@ def solve(
 
     from solver_cli.engine.alphabet import rack_text
     from solver_cli.engine.ranking import make_filters
-    from solver_cli.engine.rules import load_rules
     from solver_cli.engine.unseen import position_warnings, unseen_tiles, valuation_for
-    from solver_cli.formats.position import position_cgp, read_position
+    from solver_cli.formats.position import position_cgp
 
     fold = fold_blanks and not as_json
     try:
-        rule_set = load_rules(rules)
-        position = read_position(board, rule_set, turn)
+        position, rule_set = read_game_position(ctx, board, rules, turn)
         counts = rack_counts(rack, position, rule_set.rack_size)
         filters = make_filters(
             rule_set,

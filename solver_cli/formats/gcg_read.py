@@ -13,6 +13,7 @@ What is read (the subset the docs list in docs/formats.md):
 
     #character-encoding UTF-8           first line only; without it UTF-8, else ISO-8859-1
     #player1 nick Full Name             #player2 likewise; without them, the first two nicks
+    #game-type classic                  the rule set (classic, classic_super, or scrab's own names)
     #lexicon #title #description #id #rack1 #rack2 #incomplete ...   kept; unknown ones too
     #note text                          a note on the event before (later plain lines continue it)
     >nick: RACK 8H WORD +score total    a play across (row first), H8 down (column first);
@@ -29,6 +30,9 @@ What is read (the subset the docs list in docs/formats.md):
 The rack is optional on every event line, and may be partial (online sites often give only
 the tiles played for an opponent). Anything after the cumulative score is ignored (some
 tools list the cross-words there).
+
+The rule set and the word list a record names (``record_rules``, ``record_lexicon_name``)
+are for the caller to choose with: replaying takes the rules it is given.
 """
 
 from __future__ import annotations
@@ -45,8 +49,9 @@ from solver_cli.engine.board import Board
 from solver_cli.engine.history import GameRecord, GameTurn, RecordProblem
 from solver_cli.engine.notation import position_text
 from solver_cli.engine.play import check_play
-from solver_cli.engine.rules import Rules
+from solver_cli.engine.rules import Rules, shipped_rule_name
 from solver_cli.errors import IllegalMove, InputError
+from solver_cli.formats.gcg import GAME_TYPES, lexicon_name
 from solver_cli.formats.gcg_text import _EVENT, _HEADER_PRAGMAS, _PRAGMA, MAX_GCG_BYTES, decode_gcg
 
 MAX_EVENTS = 1_000  # a game has about 30; even six-pass endings and penalties stay far below
@@ -88,6 +93,26 @@ class GcgFile:
     def pragma(self, name: str) -> str | None:
         """The value of the first pragma ``name`` (without ``#``), None when absent."""
         return next((value for key, value, _ in self.pragmas if key == name), None)
+
+
+class ReplayError(InputError):
+    """An event that cannot be replayed, with the problems found before it: a warning on an
+    earlier line (a ``--`` given to the wrong player) often explains the error."""
+
+    def __init__(self, message: str, source: str, problems: tuple[RecordProblem, ...]):
+        super().__init__(message)
+        self.source = source  # the record's name, as messages give it
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class NamedRules:
+    """The rule set a record names, as written, and the shipped rule set that is (None when
+    scrab has none by that name)."""
+
+    name: str
+    line: int
+    rule_set: str | None
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -289,8 +314,59 @@ def replay_gcg(
     be replayed; anything else that disagrees is a ``RecordProblem`` in the result."""
     replay = _Replay(gcg, rules, contains, lexicon)
     for number, event in enumerate(gcg.events, 1):
-        replay.event(number, event)
+        try:
+            replay.event(number, event)
+        except InputError as exc:
+            raise ReplayError(str(exc), gcg.name, replay.sorted_problems()) from None
     return replay.record()
+
+
+# --- what the record names -------------------------------------------------------------------
+
+_SCRAB_TITLE = re.compile(r"scrab selfplay game [0-9]+")
+_RULE_SETS = {game_type: rules for rules, game_type in GAME_TYPES.items()}
+
+
+def record_rules(gcg: GcgFile) -> NamedRules | None:
+    """The rule set the record names: its ``#game-type`` (``classic`` and ``classic_super``,
+    as Macondo and Woogles write them, are ``scrabble`` and ``super``; scrab's own names are
+    taken in any case); else, in a record scrab wrote before it had that pragma, the ``rules
+    NAME`` of its description. None when it names none."""
+    for key, value, line in gcg.pragmas:
+        if key == "game-type" and value.strip():
+            name = value.strip()
+            return NamedRules(name, line, _RULE_SETS.get(name.lower()) or shipped_rule_name(name))
+    found = _described(gcg, "rules")
+    if found is None:
+        return None
+    name, line = found
+    return NamedRules(name, line, shipped_rule_name(name))
+
+
+def record_lexicon_name(gcg: GcgFile) -> str | None:
+    """The word list the record names: its ``#lexicon``; else, in a record scrab wrote before
+    it had that pragma, the ``lexicon NAME`` of its description (a path's file name, as
+    scrab writes ``#lexicon`` now). None when it names none."""
+    named = gcg.pragma("lexicon")
+    if named and named.strip():
+        return named.strip()
+    found = _described(gcg, "lexicon")
+    return lexicon_name(found[0]) if found is not None else None
+
+
+def _described(gcg: GcgFile, what: str) -> tuple[str, int] | None:
+    """``what NAME`` from the description of a scrab self-play record (its title says so):
+    ``greedy versus greedy, rules wwf, lexicon kjxqz, ...``. Other records' descriptions are
+    free text, never read for names."""
+    title = gcg.pragma("title")
+    if title is None or not _SCRAB_TITLE.fullmatch(title.strip()):
+        return None
+    for key, value, line in gcg.pragmas:
+        if key == "description":
+            for part in value.split(", "):
+                if part.startswith(f"{what} ") and part[len(what) + 1 :].strip():
+                    return part[len(what) + 1 :].strip(), line
+    return None
 
 
 @dataclass
@@ -320,9 +396,11 @@ class _Replay:
         self.totals = [0, 0]
         size = rules.rack_size
         # How many tiles each rack and the bag hold, as far as the rules' tile set tells: a
-        # rack with fewer tiles than its player holds is a partial rack.
-        self.held = [min(size, rules.tile_total // 2)] * 2
-        self.bag = max(0, rules.tile_total - 2 * size)
+        # rack with fewer tiles than its player holds is a partial rack. The first player
+        # draws first (a tile set smaller than two racks leaves the second player short).
+        first = min(size, rules.tile_total)
+        self.held = [first, min(size, rules.tile_total - first)]
+        self.bag = rules.tile_total - sum(self.held)
         self.on_board = [0] * 27  # tiles on the board by rack code (blanks at 0)
         self.over_reported: set[int] = set()
         self.turns: list[GameTurn] = []
@@ -331,6 +409,9 @@ class _Replay:
 
     def problem(self, turn: GameTurn, kind: str, message: str) -> None:
         self.problems.append(RecordProblem(turn.line, turn.number, kind, message))
+
+    def sorted_problems(self) -> tuple[RecordProblem, ...]:
+        return tuple(sorted(self.problems, key=lambda p: p.line))
 
     def player_of(self, nick: str, where: str) -> int:
         if nick in self.nicks:
@@ -550,12 +631,12 @@ class _Replay:
             players=(nicks[0], nicks[1]),
             names=(names[0], names[1]),
             pragmas=tuple((key, value) for key, value, _ in self.gcg.pragmas),
-            lexicon=self.gcg.pragma("lexicon") or None,
+            lexicon=record_lexicon_name(self.gcg),
             turns=tuple(self.turns),
             final_board=tuple(self.board.squares),
             final_scores=(self.totals[0], self.totals[1]),
             final_racks=(_final_rack(self.gcg, 1, size, self.problems), _final_rack(self.gcg, 2, size, self.problems)),
-            problems=tuple(sorted(self.problems, key=lambda p: p.line)),
+            problems=self.sorted_problems(),
         )
 
 

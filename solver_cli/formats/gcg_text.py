@@ -50,18 +50,21 @@ def decode_gcg(data: bytes, name: str) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     first = data.split(b"\n", 1)[0].strip()
-    match = re.fullmatch(rb"#character-encoding\s+(\S+)", first)
+    match = re.fullmatch(rb"#character-encoding\s+(.+)", first, re.IGNORECASE)
     if match:
         encoding = match.group(1).decode("ascii", "replace").lower()
-        if encoding in ("utf-8", "utf8"):
+        # The spellings tools write: UTF-8, utf8, ISO-8859-1, "iso 8859-1" (MAGPIE), latin1.
+        key = re.sub(r"[\s_-]", "", encoding)
+        if key == "utf8":
             try:
                 return data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 line = data[: exc.start].count(b"\n") + 1
                 raise InputError(f"{name}, line {line}: not UTF-8 text (bad byte at offset {exc.start})") from None
-        if encoding in ("iso-8859-1", "iso8859-1", "latin-1", "latin1"):
+        if key in ("iso88591", "latin1"):
             return data.decode("latin-1")
-        raise InputError(f"{name}, line 1: unsupported character encoding {encoding!r} (use UTF-8 or ISO-8859-1)")
+        shown = encoding if len(encoding) <= 40 else encoding[:37] + "..."
+        raise InputError(f"{name}, line 1: unsupported character encoding {shown!r} (use UTF-8 or ISO-8859-1)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -23,7 +23,10 @@ from solver_cli.formats.cgp import Position, format_cgp, looks_like_cgp, parse_c
 from solver_cli.formats.gcg_text import MAX_GCG_BYTES, decode_gcg, is_gcg_name, looks_like_gcg
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from solver_cli.engine.history import GameRecord
+    from solver_cli.formats.gcg_read import GcgFile
 
 MAX_BOARD_BYTES = 1_000_000  # a 26x26 board with comments is a few kB
 
@@ -69,6 +72,15 @@ def decode_board_bytes(data: bytes, name: str) -> str:
 def read_position(arg: str, rules: Rules, turn: int | None = None) -> LoadedPosition:
     """A board file, ``-`` (stdin), a CGP string, a file holding a CGP string, or a GCG game
     record: the position before its turn ``turn`` (by default after its last turn)."""
+    return read_position_under(arg, lambda _record: rules, turn)[0]
+
+
+def read_position_under(
+    arg: str, choose_rules: Callable[[GcgFile | None], Rules], turn: int | None = None
+) -> tuple[LoadedPosition, Rules]:
+    """``read_position`` with the rules chosen once the input is known: ``choose_rules`` is
+    given the parsed game record (None for a board file or a CGP position), so that the rule
+    set a record names can be the one its moves are replayed under."""
     if not arg.strip():
         raise InputError("the board argument is empty: give a board file, - for standard input, or a CGP position")
     if arg != "-" and not path_exists(arg) and looks_like_cgp(arg):
@@ -76,23 +88,29 @@ def read_position(arg: str, rules: Rules, turn: int | None = None) -> LoadedPosi
     else:
         data, name = read_board_bytes(arg, max(MAX_BOARD_BYTES, MAX_GCG_BYTES))
         if is_gcg_name(name) or looks_like_gcg(data[:20_000].decode("latin-1")):
-            return game_position(decode_gcg(data, name), rules, name, turn)
+            from solver_cli.formats.gcg_read import parse_gcg  # only for a record: a board file needs none of it
+
+            record = parse_gcg(decode_gcg(data, name), name)
+            rules = choose_rules(record)
+            return record_position(record, rules, turn), rules
         text = decode_board_bytes(data, name)
     if turn is not None:
         raise InputError(f"--turn {turn}: {name} is not a GCG game record (--turn picks a turn of one)")
-    return parse_position(text, rules, name)
+    rules = choose_rules(None)
+    return parse_position(text, rules, name), rules
 
 
-def game_position(text: str, rules: Rules, name: str, turn: int | None = None) -> LoadedPosition:
-    """The position before turn ``turn`` of a GCG record (``len(turns) + 1`` or ``None``:
-    after the last turn), with the rack the record gives the player on turn.
+def record_position(record: GcgFile, rules: Rules, turn: int | None = None) -> LoadedPosition:
+    """The position before turn ``turn`` of a parsed GCG record (``len(turns) + 1`` or
+    ``None``: after the last turn), with the rack the record gives the player on turn.
 
     The rack comes from the turn's line when it is a play, an exchange or a pass and its
     rack is whole (not only the tiles played); for the position after the last turn, from
     ``#rack1`` / ``#rack2`` for the player to move. Otherwise there is no rack."""
-    from solver_cli.formats.gcg_read import read_gcg  # only for a record: a board file needs none of it
+    from solver_cli.formats.gcg_read import replay_gcg
 
-    game = read_gcg(text, rules, name)
+    name = record.name
+    game = replay_gcg(record, rules)
     count = len(game.turns)
     if turn is None:
         turn = count + 1

@@ -139,6 +139,21 @@ def test_iso_8859_1_with_and_without_the_encoding_pragma():
     assert plain.final_scores == marked.final_scores == (22, 22)
 
 
+@pytest.mark.parametrize("spelling", ["ISO-8859-1", "iso 8859-1", "iso8859_1", "Latin-1"])
+def test_the_spellings_of_iso_8859_1_tools_write(spelling):
+    # "JosÃ©" in ISO-8859-1 is also valid UTF-8 (for "José"): only the pragma tells them apart.
+    data = f"#Character-Encoding {spelling}\n#player1 j JosÃ©\n#player2 b Bob\n".encode("latin-1")
+    assert "JosÃ©" in decode_gcg(data, "g.gcg")
+
+
+@pytest.mark.parametrize("spelling", ["KOI8-R", "utf-16 le", "x" * 100])
+def test_an_encoding_scrab_does_not_read_is_one_line_naming_the_file_and_line(spelling):
+    with pytest.raises(InputError) as caught:
+        decode_gcg(f"#character-encoding {spelling}\n#player1 a A\n".encode(), "g.gcg")
+    message = str(caught.value)
+    assert message.startswith("g.gcg, line 1: unsupported character encoding '") and len(message) < 120
+
+
 def test_blanks_are_lowercase_and_board_blanks_stay_blanks():
     record = load(ROOT / "boards" / "example.gcg")
     first = record.turns[0]
