@@ -144,6 +144,8 @@ def parse_gcg(text: str, name: str = "game") -> GcgFile:
     recognised = False  # a move line or a #player / #character-encoding pragma seen so far
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
+        if not line.isprintable():  # names, ids and notes are shown: no escape reaches a terminal
+            line = "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in line)
         if not line:
             continue
         where = f"{name}, line {number}"

@@ -414,3 +414,19 @@ def test_json_has_every_figure_of_the_record_lines_that_are_not_moves(runner, tm
             if a["kind"] == "withdrawn":
                 assert a["score"] == a["computed"] == -75 and a["takes_back"] == a["turn"] - 1
     assert seen == {"withdrawn", "challenge", "out", "time"}
+
+
+def test_control_characters_in_a_record_never_reach_the_terminal(runner, tmp_path):
+    """A name, an #id or a note holding a terminal escape or a carriage return is shown with
+    '?' for each, in the table and the JSON alike; the record still reads."""
+    record = tmp_path / "evil.gcg"
+    record.write_text(
+        "#character-encoding UTF-8\n#player1 a \x1b[31mEvil\r\x1b[0m\n#player2 b Bob\n"
+        "#id io.x \x1b[2Jclear\n>a: AEINRST 8D STAINER +66 66\n#note \x07ding\n"
+    )
+    table = run(runner, "review", str(record)).output
+    data = run_json(runner, "review", str(record))
+    assert "\x1b" not in table and "\r" not in table and "\x07" not in table
+    assert "io.x ?[2Jclear" in table
+    assert data["id"] == "io.x ?[2Jclear" and data["players"][0]["name"] == "?[31mEvil??[0m"
+    assert data["turns"][0]["score"] == 66
