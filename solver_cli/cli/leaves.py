@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,12 @@ from solver_cli.cli._common import (
     json_option,
     lexicon_options,
     load_lexicon_for,
+    note_jobs,
     progress_bar,
+    stopped,
     to_click_error,
 )
-from solver_cli.errors import ScrabError
+from solver_cli.errors import InputError, ScrabError
 
 if TYPE_CHECKING:
     from solver_cli.engine.leaves import LeaveTable
@@ -152,24 +155,51 @@ def train(
     """
     from solver_cli.engine.rules import load_rules
     from solver_cli.formats.leavefile import read_leaves, write_leaves
-    from solver_cli.games.leavegen import round_sizes
+    from solver_cli.games.leavegen import check_scheduler, most_batches, round_sizes
     from solver_cli.games.leavegen import train as run_training
+    from solver_cli.games.workers import capped_jobs
     from solver_cli.lexicon.wordlist import lexicon_label
 
     try:
         rule_set = load_rules(rules)
         sizes = round_sizes(games, rounds)
+        if scheduler is not None:
+            scheduler = check_scheduler(scheduler)
         check_writable(output, "--output")
         checkpoint_table = read_leaves(resume) if resume is not None else None
         lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
     except ScrabError as exc:
         raise to_click_error(exc) from None
+    if scheduler is None:
+        work = most_batches(sizes)
+        note_jobs(jobs, capped_jobs(jobs, work), work, "batches of games")
+
+    # The last checkpoint written, for the command that goes on from it if training stops.
+    latest: tuple[str, int] | None = None
+    if resume is not None and checkpoint_table is not None:
+        latest = (resume, int(str(checkpoint_table.info.get("round", 0))))
 
     def save(table: LeaveTable, info: dict[str, Any]) -> None:
+        nonlocal latest
         try:
             write_leaves(Path(output), table, info)
         except OSError as exc:
             raise ScrabError(f"cannot write {output}: {exc.strerror or exc}") from None
+        latest = (output, int(info["round"]))
+
+    def how_to_go_on() -> str:
+        """Where training stands, and the command that goes on from its last checkpoint."""
+        if latest is None or latest[1] == 0:
+            return "no round finished, so nothing was saved: run the same command again"
+        path, done = latest
+        words = ["scrab", "leaves", "train", "--games", str(games), "--rounds", str(rounds), "--seed", str(seed)]
+        for option, value in (("--rules", rules), ("--lexicon", lexicon), ("--scheduler", scheduler)):
+            if value is not None and (option != "--rules" or value != "scrabble"):
+                words += [option, value]
+        if jobs > 1:
+            words += ["--jobs", str(jobs)]
+        words += ["--resume", path, "-o", output] + (["--json"] if as_json else [])
+        return f"{path} holds round {done} of {len(sizes)}; go on with: {shlex.join(words)}"
 
     before = [sum(sizes[:r]) for r in range(len(sizes))]  # games in the rounds before each
     try:
@@ -193,8 +223,12 @@ def train(
                 checkpoint=save,
             )
         save(result.table, result.info)  # (a resumed training that was already done wrote nothing yet)
-    except ScrabError as exc:
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM
+        raise stopped(f"training interrupted; {how_to_go_on()}") from None
+    except InputError as exc:  # (found before any round was played)
         raise to_click_error(exc) from None
+    except ScrabError as exc:
+        raise click.ClickException(f"{exc}; {how_to_go_on()}") from None
 
     summary = {
         "rules": rule_set.name,
