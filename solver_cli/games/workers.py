@@ -30,8 +30,9 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 WORKERS_PER_CPU = 2  # more than one, so a worker waiting on its parent leaves no CPU idle
@@ -64,15 +65,56 @@ def start_pool(
     *,
     parent_death_signal: bool = True,
 ) -> ProcessPoolExecutor:
-    """A pool of ``jobs`` worker processes, each of which runs ``initializer(*initargs)``
-    once and dies with this process. ``parent_death_signal=False`` leaves the portable guard
-    alone (for its tests)."""
-    return ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(os.getpid(), parent_death_signal, initializer, initargs),
-    )
+    """A pool of ``jobs`` worker processes, all started now, each of which runs
+    ``initializer(*initargs)`` once and dies with this process. ``parent_death_signal=False``
+    leaves the portable guard alone (for its tests)."""
+    pool: ProcessPoolExecutor | None = None
+    try:
+        with _stop_signals_held():
+            pool = ProcessPoolExecutor(
+                max_workers=jobs,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(), parent_death_signal, initializer, initargs),
+            )
+            for _ in range(jobs):  # (each submit starts a worker while none is idle)
+                pool.submit(int)
+    except BaseException:  # (a signal held while they started is raised as the hold ends)
+        if pool is not None:
+            stop_pool(pool)
+        raise
+    return pool
+
+
+@contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait while workers are started, and take effect after: interrupted
+    while writing a new worker its start-up data (the GADDAG), the parent would leave it a
+    truncated pickle, and the worker a traceback on stderr. SIGINT is blocked and ignored
+    (as multiprocessing's resource tracker starts), so the workers inherit it ignored: a
+    Ctrl-C at the terminal, which reaches the whole process group, never reaches one, even
+    starting up. SIGTERM is only noted, not blocked: the workers must not inherit it blocked
+    (``stop_pool`` ends them with it)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    # The tracker of the pool's semaphores starts first: starting, it unblocks SIGINT.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    terminated: list[int] = []
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    on_interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    on_terminate = signal.signal(signal.SIGTERM, lambda signum, frame: terminated.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if on_terminate is None else on_terminate)
+        if on_interrupt is not None:
+            signal.signal(signal.SIGINT, on_interrupt)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # (a Ctrl-C held meanwhile arrives now)
+        if terminated:
+            signal.raise_signal(signal.SIGTERM)  # (to the handler there was before)
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -93,7 +135,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 def _start_worker(
     parent: int, parent_death_signal: bool, initializer: Callable[..., None], initargs: tuple[Any, ...]
 ) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (already, inherited: see _stop_signals_held)
     if parent_death_signal:
         _ask_kernel_to_kill_on_parent_death()
     if os.getppid() != parent:  # the parent died before the guard was set: nobody wants us
