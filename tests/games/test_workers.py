@@ -360,7 +360,7 @@ def test_training_jobs_capped(small_gaddag, one_cpu):
     rules = load_rules("scrabble")
 
     def run(jobs: int) -> bytes:
-        return bytes(train(small_gaddag, rules, "small", 6, rounds=1, batch=2, seed=9, jobs=jobs).table.values)
+        return bytes(train(small_gaddag, rules, "small", 3, rounds=1, batch=1, seed=9, jobs=jobs).table.values)
 
     assert run(1000) == run(1)
     assert one_cpu == [2]  # 3 batches in the round, 2 workers for the 1 CPU
@@ -399,7 +399,7 @@ def test_training_interrupted_says_how_to_go_on(word_file, tmp_path, monkeypatch
 
     out = tmp_path / "out dir" / "t.leaves"  # (a space: the command is quoted for the shell)
     out.parent.mkdir()
-    plan = ["leaves", "train", "--games", "6", "--rounds", "2", "--seed", "5", "--lexicon", word_file]
+    plan = ["leaves", "train", "--games", "2", "--rounds", "2", "--seed", "5", "--lexicon", word_file]
     monkeypatch.setattr(leavegen, "table_from_stats", interrupted_in_round_two)
     stopped = CliRunner().invoke(cli, [*plan, "-o", str(out), "--json"])
     monkeypatch.setattr(leavegen, "table_from_stats", real)
@@ -472,7 +472,7 @@ def test_a_dask_worker_dying_mid_training_is_one_line(word_file, tmp_path, monke
     from solver_cli.formats import leavefile
 
     out = tmp_path / "t.leaves"
-    plan = ["leaves", "train", "--games", "6", "--rounds", "2", "--seed", "5", "--lexicon", word_file]
+    plan = ["leaves", "train", "--games", "2", "--rounds", "2", "--seed", "5", "--lexicon", word_file]
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with distributed.Client(cluster.scheduler_address) as client:
             worker_pids = list(client.run(os.getpid).values())
