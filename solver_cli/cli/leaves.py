@@ -202,6 +202,11 @@ def train(
         return f"{path} holds round {done} of {len(sizes)}; go on with: {shlex.join(words)}"
 
     before = [sum(sizes[:r]) for r in range(len(sizes))]  # games in the rounds before each
+    import logging
+
+    # The Dask client logs to stderr (tracebacks when the cluster goes away, for as long as
+    # it tries to reconnect); scrab says what failed in one line of its own.
+    logging.disable(logging.CRITICAL if scheduler is not None else logging.NOTSET)
     try:
         with progress_bar(not as_json, f"Training ({len(sizes)} rounds)", games, counted=True) as update:
 
@@ -229,6 +234,8 @@ def train(
         raise to_click_error(exc) from None
     except ScrabError as exc:
         raise click.ClickException(f"{exc}; {how_to_go_on()}") from None
+    finally:
+        logging.disable(logging.NOTSET)
 
     summary = {
         "rules": rule_set.name,

@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
-import logging
 import re
 import time
 from array import array
@@ -514,8 +513,9 @@ def check_scheduler(address: str) -> str:
 
 
 class _DaskRunner(_Runner):
-    """Batches on a Dask cluster. Its client's log lines (tracebacks, when the cluster goes
-    away) are silenced while it runs: a failure is one exception, ``ScrabError``, naming it."""
+    """Batches on a Dask cluster. A cluster that fails (its scheduler or a worker gone, the
+    work lost) is one exception, ``ScrabError``, naming it; the Dask client's own log lines
+    about it (tracebacks among them) are for the caller to silence (the CLI does)."""
 
     def __init__(self, gaddag: Gaddag, rules: Rules, address: str):
         address = check_scheduler(address)
@@ -525,9 +525,6 @@ class _DaskRunner(_Runner):
             raise InputError("--scheduler needs Dask's distributed package: pip install 'scrab[dask]'") from None
         self.address = address
         self.failures = (CancelledError, OSError, TimeoutError, distributed.KilledWorker)
-        self.log = logging.getLogger("distributed")
-        self.log_level = self.log.level
-        self.log.setLevel(logging.CRITICAL + 1)
         try:
             self.client = distributed.Client(address, timeout="20s")
         except (OSError, ValueError) as exc:
@@ -564,8 +561,6 @@ class _DaskRunner(_Runner):
     def close(self, abort: bool = False) -> None:
         with contextlib.suppress(*self.failures):  # (a cluster already gone: nothing to release)
             self.client.close(timeout=5 if abort else 20)
-        if not abort:  # (after a failure the client may go on trying to reconnect, and logging it)
-            self.log.setLevel(self.log_level)
 
 
 def play_training_batch(

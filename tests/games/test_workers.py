@@ -464,7 +464,7 @@ def test_good_scheduler_addresses():
 
 def test_a_dask_worker_dying_mid_training_is_one_line(word_file, tmp_path, monkeypatch):
     """The only worker of a cluster killed after round 1: the scattered GADDAG is lost with
-    it and round 2's tasks are cancelled. One line (no traceback, no log lines), status 1,
+    it and round 2's tasks are cancelled. One line (no traceback), status 1,
     round 1's checkpoint kept, and the command to go on from it, which gives the table an
     uninterrupted training gives."""
     import distributed
@@ -502,3 +502,55 @@ def test_a_dask_worker_dying_mid_training_is_one_line(word_file, tmp_path, monke
     resumed = CliRunner().invoke(cli, command[:at] + command[at + 2 :])
     assert resumed.exit_code == 0, resumed.output
     assert leavefile.read_leaves(str(out)).info["round"] == 2
+
+
+def test_the_dask_scheduler_dying_mid_round_is_one_line(word_file, tmp_path):
+    """As a user sees it, real processes: a scheduler and its one worker, and the scheduler
+    killed while round 1 plays. One line on stderr (the Dask client's own log lines and
+    tracebacks silenced), status 1, and nothing to go on from."""
+    pytest.importorskip("distributed")  # (the test extra installs it)
+    info, logs = tmp_path / "scheduler.json", tmp_path / "scheduler.log"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"]
+    with logs.open("wb") as log:
+        scheduler = subprocess.Popen([*dask, "--no-dashboard", "--scheduler-file", str(info)], stdout=log, stderr=log)
+    worker = None
+    try:
+        address = wait_until(
+            lambda: info.exists() and json.loads(info.read_text() or "{}").get("address"), 60, "a scheduler"
+        )
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_worker",
+                address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--no-dashboard",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(lambda: b"Register worker" in logs.read_bytes(), 60, "the worker registered")
+        out = tmp_path / "t.leaves"
+        args = ["leaves", "train", "--games", "1500", "--rounds", "2", "--lexicon", word_file, "-o", str(out)]
+        proc = start(*args, "--scheduler", address)
+        try:
+            wait_until(lambda: b"Receive client connection" in logs.read_bytes(), 60, "the training connected")
+            time.sleep(1)  # (its first batch sent: 500 games take longer than that)
+        finally:
+            scheduler.kill()
+        stdout, stderr = finish(proc, 60)
+    finally:
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait(10)
+    assert (proc.returncode, stdout) == (1, ""), stderr
+    assert stderr.startswith(f"Error: the Dask cluster at {address} failed: its scheduler or a worker went away ("), (
+        stderr
+    )
+    assert stderr.endswith("); no round finished, so nothing was saved: run the same command again\n"), stderr
+    assert len(stderr.splitlines()) == 1, stderr
+    assert not out.exists()
