@@ -99,7 +99,14 @@ def prepare_folder(folder: str) -> Path:
 @click.option("--games", "-g", "games", type=click.IntRange(min=1), required=True, help="How many games to play.")
 @lexicon_options
 @click.option("--seed", type=int, default=None, help="Seed for the tile bags (default: a random seed, reported).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (at most one per game, and 2 per CPU).",
+)
 @click.option(
     "--players",
     "players_text",
