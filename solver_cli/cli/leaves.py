@@ -160,6 +160,8 @@ def train(
       scrab leaves train --games 40 --rounds 2 --jobs 2 -o /tmp/scrab-try.leaves
       scrab leaves train --rules wwf --games 60 --rounds 1 --seed 7 -o /tmp/scrab-wwf.leaves
     """
+    import logging
+
     from solver_cli.engine.rules import load_rules
     from solver_cli.formats.leavefile import read_leaves, write_leaves
     from solver_cli.games.leavegen import check_scheduler, most_batches, round_sizes
@@ -209,11 +211,10 @@ def train(
         return f"{path} holds round {done} of {len(sizes)}; go on with: {shlex.join(words)}"
 
     before = [sum(sizes[:r]) for r in range(len(sizes))]  # games in the rounds before each
-    import logging
-
-    # The Dask client logs to stderr (tracebacks when the cluster goes away, for as long as
-    # it tries to reconnect); scrab says what failed in one line of its own.
-    logging.disable(logging.CRITICAL if scheduler is not None else logging.NOTSET)
+    if scheduler is not None:
+        # The Dask client logs to stderr (tracebacks when the cluster goes away, for as long
+        # as it tries to reconnect); scrab says what failed in one line of its own.
+        logging.disable(logging.CRITICAL)
     try:
         with progress_bar(not as_json, f"Training ({len(sizes)} rounds)", games, counted=True) as update:
 
