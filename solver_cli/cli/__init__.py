@@ -1,7 +1,8 @@
 """The ``scrab`` command line: parses options, calls the library, renders the result.
 
 Results go to stdout (a Rich table, or JSON with ``--json``); warnings, errors and progress
-go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input.
+go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input, 130 stopped by
+Ctrl-C or SIGTERM.
 
 Every exit-2 error is one line on stderr, ``Error: ...``, whoever finds it: bad input (what a
 value says: out of range, empty, bad letters, a file that cannot be read) names the value;
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import signal
 import sys
 
 import click
@@ -91,6 +93,13 @@ class ScrabGroup(click.Group):
             # status 1; the convention is a quiet 0.
             _stdout_to_devnull()
             raise click.exceptions.Exit(0) from None
+        except KeyboardInterrupt:
+            # Ctrl-C or SIGTERM where the command had no partial result to show (the long
+            # ones, selfplay and training, catch it themselves): one line, status 130, not
+            # Click's blank line and "Aborted!" with status 1.
+            from solver_cli.cli._common import stopped
+
+            raise stopped("interrupted") from None
 
 
 def one_line(exc: click.UsageError) -> click.ClickException:
@@ -120,7 +129,14 @@ def all_commands() -> dict[str, click.Command]:
     return {name: command for name, command in commands.items() if command is not None}
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    # SIGTERM stops a command as Ctrl-C does (its partial results, one "Stopped:" line,
+    # status 130), where by default it would end the process with nothing said or cleaned.
+    signal.signal(signal.SIGTERM, _interrupt)
     # Click's own standalone mode would let an OSError on stdout (a full disk) escape as a
     # traceback, so errors are handled here; ctx.exit(n) comes back as the return value.
     try:
@@ -129,9 +145,9 @@ def main() -> None:
         code = cli(prog_name="scrab", complete_var="_SCRAB_COMPLETE", standalone_mode=False)
         sys.stdout.flush()
         sys.exit(code if isinstance(code, int) else 0)
-    except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
-        sys.exit(1)
+    except click.exceptions.Abort:  # (an interrupt before the command started)
+        click.echo("Stopped: interrupted", err=True)
+        sys.exit(130)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)

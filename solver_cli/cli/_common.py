@@ -260,6 +260,33 @@ def parse_rank(text: str) -> int | None:
     return rank
 
 
+# --- stopping early and worker processes ---------------------------------------------------------
+
+STOPPED = 130  # a run stopped by Ctrl-C or SIGTERM: the shell's status for SIGINT (128 + 2)
+
+
+def stopped(message: str) -> click.exceptions.Exit:
+    """The end of a command that Ctrl-C or SIGTERM stopped: ``message`` as one ``Stopped:``
+    line on stderr, and the exit (status 130) to raise once its partial results are out."""
+    click.echo(f"Stopped: {message}", err=True)
+    return click.exceptions.Exit(STOPPED)
+
+
+def note_jobs(jobs: int, used: int, work: int, unit: str) -> None:
+    """A one-line note on stderr when ``--jobs`` was capped: to ``work`` (``unit``s that can
+    run at once) or to the most worker processes scrab starts for this machine's CPUs."""
+    if used >= jobs:
+        return
+    from solver_cli.games.workers import WORKERS_PER_CPU, cpu_count
+
+    why = (
+        f"{unit} that can run at once: {work:,}"
+        if used == work
+        else f"at most {WORKERS_PER_CPU} per CPU, {cpu_count()} CPU{'s' if cpu_count() != 1 else ''} here"
+    )
+    click.echo(f"Note: --jobs {jobs:,}: using {used:,} worker process{'es' if used != 1 else ''} ({why})", err=True)
+
+
 # --- output --------------------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,12 @@ from solver_cli.cli._common import (
     json_option,
     lexicon_options,
     load_lexicon_for,
+    note_jobs,
     progress_bar,
+    stopped,
     to_click_error,
 )
-from solver_cli.errors import ScrabError
+from solver_cli.errors import InputError, ScrabError
 
 if TYPE_CHECKING:
     from solver_cli.engine.leaves import LeaveTable
@@ -101,7 +104,14 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
 @lexicon_options
 @click.option("--games", "-g", type=click.IntRange(min=1), required=True, help="Games to play, over all rounds.")
 @click.option("--rounds", type=click.IntRange(1, 12), default=4, show_default=True, help="Rounds (see docs).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (at most one per batch of 500 games in a round, and 2 per CPU).",
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for every game's tile bag.")
 @click.option(
     "--scheduler",
@@ -155,11 +165,14 @@ def train(
       scrab leaves train --games 40 --rounds 2 --jobs 2 -o /tmp/scrab-try.leaves
       scrab leaves train --rules wwf --games 60 --rounds 1 --seed 7 -o /tmp/scrab-wwf.leaves
     """
+    import logging
+
     from solver_cli._io import check_can_write
     from solver_cli.engine.rules import load_rules
     from solver_cli.formats.leavefile import read_leaves, write_leaves
-    from solver_cli.games.leavegen import check_trainable, resume_point, training_plan
+    from solver_cli.games.leavegen import check_scheduler, check_trainable, most_batches, resume_point, training_plan
     from solver_cli.games.leavegen import train as run_training
+    from solver_cli.games.workers import capped_jobs
     from solver_cli.lexicon.wordlist import lexicon_label
 
     # Everything that would stop the training is checked before the first game (and before
@@ -171,6 +184,8 @@ def train(
         sizes = plan["rounds"]
         if output is None:
             output = own_table_path(ctx, rule_set.name, lexicon)
+        if scheduler is not None:
+            scheduler = check_scheduler(scheduler)
         check_writable(output, "--output")
         try:
             check_can_write(Path(output))
@@ -185,14 +200,42 @@ def train(
         lex = load_lexicon_for(lexicon, rule_set.max_side, as_json)
     except ScrabError as exc:
         raise to_click_error(exc) from None
+    if scheduler is None:
+        work = most_batches(sizes)
+        note_jobs(jobs, capped_jobs(jobs, work), work, "batches of games")
+
+    # The last checkpoint written, for the command that goes on from it if training stops.
+    latest: tuple[str, int] | None = None
+    if resume is not None and checkpoint_table is not None:
+        latest = (resume, int(str(checkpoint_table.info.get("round", 0))))
 
     def save(table: LeaveTable, info: dict[str, Any]) -> None:
+        nonlocal latest
         try:
             write_leaves(Path(output), table, info)
         except OSError as exc:
             raise ScrabError(f"cannot write {output}: {exc.strerror or exc}") from None
+        latest = (output, int(info["round"]))
+
+    def how_to_go_on() -> str:
+        """Where training stands, and the command that goes on from its last checkpoint."""
+        if latest is None or latest[1] == 0:
+            return "no round finished, so nothing was saved: run the same command again"
+        path, done = latest
+        words = ["scrab", "leaves", "train", "--games", str(games), "--rounds", str(rounds), "--seed", str(seed)]
+        for option, value in (("--rules", rules), ("--lexicon", lexicon), ("--scheduler", scheduler)):
+            if value is not None and (option != "--rules" or value != "scrabble"):
+                words += [option, value]
+        if jobs > 1:
+            words += ["--jobs", str(jobs)]
+        words += ["--resume", path, "-o", output] + (["--json"] if as_json else [])
+        return f"{path} holds round {done} of {len(sizes)}; go on with: {shlex.join(words)}"
 
     before = [sum(sizes[:r]) for r in range(len(sizes))]  # games in the rounds before each
+    if scheduler is not None:
+        # The Dask client logs to stderr (tracebacks when the cluster goes away, for as long
+        # as it tries to reconnect); scrab says what failed in one line of its own.
+        logging.disable(logging.CRITICAL)
     try:
         with progress_bar(not as_json, f"Training ({len(sizes)} rounds)", games, counted=True) as update:
 
@@ -214,8 +257,14 @@ def train(
                 checkpoint=save,
             )
         save(result.table, result.info)  # (a resumed training that was already done wrote nothing yet)
-    except ScrabError as exc:
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM
+        raise stopped(f"training interrupted; {how_to_go_on()}") from None
+    except InputError as exc:  # (found before any round was played)
         raise to_click_error(exc) from None
+    except ScrabError as exc:
+        raise click.ClickException(f"{exc}; {how_to_go_on()}") from None
+    finally:
+        logging.disable(logging.NOTSET)
 
     summary = {
         "rules": rule_set.name,

@@ -9,12 +9,15 @@ from typing import TYPE_CHECKING
 import click
 
 from solver_cli.cli._common import (
+    STOPPED,
     BadInput,
     console,
     lexicon_options,
     load_lexicon_for,
+    note_jobs,
     print_wrapped,
     progress_bar,
+    stopped,
     to_click_error,
     warn,
 )
@@ -96,7 +99,14 @@ def prepare_folder(folder: str) -> Path:
 @click.option("--games", "-g", "games", type=click.IntRange(min=1), required=True, help="How many games to play.")
 @lexicon_options
 @click.option("--seed", type=int, default=None, help="Seed for the tile bags (default: a random seed, reported).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (at most one per game, and 2 per CPU).",
+)
 @click.option(
     "--players",
     "players_text",
@@ -138,7 +148,8 @@ def selfplay(
       scrab selfplay --players equity,greedy --rules wwf --games 2 --json
     """
     from solver_cli.engine.rules import load_rules
-    from solver_cli.games.selfplay import GREEDY, random_seed, run_selfplay
+    from solver_cli.games.selfplay import GREEDY, SelfPlayStopped, random_seed, run_selfplay
+    from solver_cli.games.workers import capped_jobs
 
     names = player_names(players_text) if players_text is not None else None
     if names is not None and games % 2:
@@ -154,6 +165,7 @@ def selfplay(
         raise to_click_error(exc) from None
     mirrored = names is not None
     run_seed = random_seed() if seed is None else seed
+    note_jobs(jobs, capped_jobs(jobs, games), games, "games")
 
     on_game = None
     if folder is not None:
@@ -181,8 +193,17 @@ def selfplay(
                 on_game=on_game,
                 progress=progress,
             )
+        stop = None
+    except SelfPlayStopped as exc:  # Ctrl-C or SIGTERM: the games finished so far
+        run, stop = exc.run, exc
     except ScrabError as exc:
         raise to_click_error(exc) from None
+    if stop is not None:
+        n = len(run.outcomes)
+        pairs = " (whole pairs)" if mirrored else ""
+        if not n:
+            raise stopped(f"no game finished of {stop.games:,}")
+        click.echo(f"Stopped: {n:,} of {stop.games:,} games finished{pairs}; the summary covers them", err=True)
 
     from solver_cli.games.selfplay import standings
 
@@ -215,6 +236,8 @@ def selfplay(
             "games_per_second": s.games_per_second,
             "saved_to": str(folder) if folder is not None else None,
         }
+        if stop is not None:
+            payload["stopped"] = True
         if table is not None:
             payload["mirrored"] = True
             payload["players"] = [
@@ -241,8 +264,10 @@ def selfplay(
             for o in run.outcomes
         ]
         click.echo(json.dumps(payload))
-        return
-    print_summary(run, rule_set.name, lex.name, folder, table)
+    else:
+        print_summary(run, rule_set.name, lex.name, folder, table)
+    if stop is not None:
+        raise click.exceptions.Exit(STOPPED)
 
 
 def print_summary(

@@ -28,12 +28,15 @@ checkpoint gives the same file as not stopping.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
+import re
 import time
 from array import array
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb
@@ -51,8 +54,10 @@ from solver_cli.engine.leaves import (
 )
 from solver_cli.engine.movegen import NATIVE_BUILT
 from solver_cli.engine.rules import Rules
-from solver_cli.errors import InputError
+from solver_cli.errors import InputError, ScrabError
+from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
 
+DEFAULT_BATCH = 500  # games per task: few enough results to merge, small enough to spread
 DEFAULT_SMOOTHING = 50.0  # K: sightings at which a leave's own estimate weighs as much as its prior
 MAX_GAMES = 100_000_000
 MAX_ROUNDS = 12
@@ -70,6 +75,12 @@ def round_sizes(games: int, rounds: int) -> tuple[int, ...]:
     sizes = [games * w // total for w in weights]
     sizes[-1] += games - sum(sizes)
     return tuple(max(1, n) for n in sizes)
+
+
+def most_batches(sizes: tuple[int, ...], batch: int = DEFAULT_BATCH) -> int:
+    """The batches of the largest round: the most that can run at once, and so the most
+    worker processes worth starting."""
+    return max(-(-n // batch) for n in sizes)
 
 
 def batch_seed(seed: int, round_index: int, game: int) -> int:
@@ -370,7 +381,7 @@ def train(
     seed: int = 1,
     scheduler: str | None = None,
     resume: LeaveTable | None = None,
-    batch: int = 500,
+    batch: int = DEFAULT_BATCH,
     smoothing: float = DEFAULT_SMOOTHING,
     progress: Progress | None = None,
     checkpoint: Checkpoint | None = None,
@@ -378,7 +389,10 @@ def train(
     """Train a table for ``rules`` and the lexicon of ``gaddag`` (see the module docstring).
     ``resume``: a checkpoint (a table written after a round, whose header says which round
     and plan it belongs to); training goes on from the next round. Every setting, and the
-    checkpoint, is checked before the first game."""
+    checkpoint, is checked before the first game. ``jobs`` is capped at the batches of the
+    largest round and at ``workers.max_jobs()``. If a round does not finish (a
+    KeyboardInterrupt, a failed cluster: ``ScrabError``), its workers are ended at once, and
+    the checkpoint of the last round finished is what there is to resume from."""
     check_trainable(rules)
     plan = training_plan(games, rounds, seed, batch, smoothing)
     sizes = plan["rounds"]
@@ -389,7 +403,7 @@ def train(
         start_round, done_rounds = resume_point(resume.info, plan, rules)
         table = resume
     started = time.perf_counter()
-    runner = _runner(gaddag, rules, jobs, scheduler)
+    runner = _runner(gaddag, rules, capped_jobs(jobs, most_batches(sizes, batch)), scheduler)
     try:
         for r in range(start_round, len(sizes)):
             began = time.perf_counter()
@@ -406,8 +420,10 @@ def train(
             done_rounds.append(RoundReport(r + 1, n, stats.samples, len(stats.sums), time.perf_counter() - began))
             if checkpoint is not None:
                 checkpoint(table, _info(rules, lexicon_name, plan, r + 1, done_rounds))
-    finally:
-        runner.close()
+    except BaseException:
+        runner.close(abort=True)  # (the checkpoint of the last round finished stays)
+        raise
+    runner.close()
     info = _info(rules, lexicon_name, plan, len(sizes), done_rounds)
     return Training(table, done_rounds, time.perf_counter() - started, info)
 
@@ -437,12 +453,12 @@ class _Runner:
     ) -> Iterator[tuple[int, bytes]]:
         raise NotImplementedError
 
-    def close(self) -> None:
-        pass
+    def close(self, abort: bool = False) -> None:
+        """Release the workers; ``abort``: now, abandoning the batches still running."""
 
 
 def _runner(gaddag: Gaddag, rules: Rules, jobs: int, scheduler: str | None) -> _Runner:
-    if scheduler:
+    if scheduler is not None:
         return _DaskRunner(gaddag, rules, scheduler)
     return _PoolRunner(gaddag, rules, jobs)
 
@@ -467,9 +483,7 @@ class _PoolRunner(_Runner):
         self.gaddag, self.rules, self.jobs = gaddag, rules, jobs
         self.pool: Any = None
         if jobs > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            self.pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(gaddag, rules))
+            self.pool = start_pool(jobs, _init_worker, (gaddag, rules))
         else:
             _init_worker(gaddag, rules)
 
@@ -494,8 +508,12 @@ class _PoolRunner(_Runner):
                 job = pending.pop(future)
                 yield job[2], future.result()
 
-    def close(self) -> None:
-        if self.pool is not None:
+    def close(self, abort: bool = False) -> None:
+        if self.pool is None:
+            return
+        if abort:
+            stop_pool(self.pool)
+        else:
             self.pool.shutdown(cancel_futures=True)
 
 
@@ -519,35 +537,80 @@ def _run_on_dask(
     return task(_context[0], rules, values, seed, *job)
 
 
+def check_scheduler(address: str) -> str:
+    """``address`` as a Dask scheduler address scrab can use, ``tcp://HOST:PORT`` (``HOST:PORT``
+    means the same), checked before any work: InputError for an empty one, another scheme
+    (``tls://`` needs certificates scrab has no options for, ``inproc://`` exists only inside
+    one process), or a missing or bad host or port."""
+    text = address.strip()
+    example = "tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+    if not text:
+        raise InputError(f"--scheduler: the address is empty (give {example})")
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    if scheme.lower() != "tcp":
+        raise InputError(f"--scheduler {address}: {scheme}:// addresses are not supported (give {example})")
+    host, colon, port = rest.rpartition(":")
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # [::1] for IPv6
+    if not colon or not bare or "]" in port:
+        raise InputError(f"--scheduler {address}: no port (give {example})")
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", bare) and not (bare != host and re.fullmatch(r"[0-9A-Fa-f:.]+", bare)):
+        raise InputError(f"--scheduler {address}: bad host {host!r} (give {example})")
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise InputError(f"--scheduler {address}: bad port {port!r} (a number from 1 to 65535)")
+    return f"tcp://{host}:{int(port)}"
+
+
 class _DaskRunner(_Runner):
+    """Batches on a Dask cluster. A cluster that fails (its scheduler or a worker gone, the
+    work lost) is one exception, ``ScrabError``, naming it; the Dask client's own log lines
+    about it (tracebacks among them) are for the caller to silence (the CLI does)."""
+
     def __init__(self, gaddag: Gaddag, rules: Rules, address: str):
+        address = check_scheduler(address)
         try:
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise InputError("--scheduler needs Dask's distributed package: pip install 'scrab[dask]'") from None
+        self.address = address
+        self.failures = (CancelledError, OSError, TimeoutError, distributed.KilledWorker)
         try:
             self.client = distributed.Client(address, timeout="20s")
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler ({exc})") from None
         data = (gaddag.nodes.tobytes(), gaddag.root, gaddag.dawg_root, gaddag.state_count, gaddag.arc_count)
-        self.gaddag = self.client.scatter(data, broadcast=True)
-        self.rules = self.client.scatter(rules, broadcast=True)
+        try:
+            self.gaddag = self.client.scatter(data, broadcast=True)
+            self.rules = self.client.scatter(rules, broadcast=True)
+        except self.failures as exc:
+            self.close(abort=True)
+            raise self.failed(exc) from None
+
+    def failed(self, exc: BaseException) -> ScrabError:
+        reason = getattr(exc, "reason", None)  # a FutureCancelledError's, e.g. scheduler-connection-lost
+        detail = " ".join(str(reason or exc).split())[:120]
+        why = type(exc).__name__ + (f": {detail}" if detail else "")
+        return ScrabError(f"the Dask cluster at {self.address} failed: its scheduler or a worker went away ({why})")
 
     def __call__(
         self, task: Callable[..., bytes], table: LeaveTable, seed: int, batches: list[tuple[int, int, int]]
     ) -> Iterator[tuple[int, bytes]]:
         as_completed = importlib.import_module("distributed").as_completed
+        try:
+            values = self.client.scatter(table.values.tobytes(), broadcast=True)
+            futures = {
+                self.client.submit(_run_on_dask, task, self.gaddag, self.rules, values, seed, job, pure=False): job
+                for job in batches
+            }
+            for future in as_completed(futures):
+                yield futures[future][2], future.result()
+        except self.failures as exc:
+            raise self.failed(exc) from None
 
-        values = self.client.scatter(table.values.tobytes(), broadcast=True)
-        futures = {
-            self.client.submit(_run_on_dask, task, self.gaddag, self.rules, values, seed, job, pure=False): job
-            for job in batches
-        }
-        for future in as_completed(futures):
-            yield futures[future][2], future.result()
-
-    def close(self) -> None:
-        self.client.close()
+    def close(self, abort: bool = False) -> None:
+        with contextlib.suppress(*self.failures):  # (a cluster already gone: nothing to release)
+            self.client.close(timeout=5 if abort else 20)
 
 
 def play_training_batch(

@@ -30,7 +30,7 @@ import os
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 
 from solver_cli.engine.alphabet import BLANK_BIT, LETTER_MASK, rack_text
@@ -41,6 +41,7 @@ from solver_cli.engine.leaves import LeaveTable, Valuation
 from solver_cli.engine.movegen import EXCHANGE, PLACE, ranked_moves
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import SelfPlayError
+from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
 
 
 @dataclass
@@ -72,6 +73,16 @@ class SelfPlayRun:
     jobs: int
     outcomes: list[GameOutcome]  # in game order
     summary: Summary
+
+
+class SelfPlayStopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (or SIGTERM, which the CLI turns into one): ``run`` holds
+    the games finished so far (in a mirrored run, the whole pairs), out of ``games``."""
+
+    def __init__(self, run: SelfPlayRun, games: int):
+        super().__init__(f"stopped after {len(run.outcomes)} of {games} games")
+        self.run = run
+        self.games = games
 
 
 @dataclass(frozen=True)
@@ -458,10 +469,12 @@ def run_selfplay(
     """Play ``games`` games between ``players`` on ``jobs`` processes (``mirrored``: each
     bag twice, seats swapped; ``games`` must then be even).
 
-    With ``jobs > 1`` each worker process receives ``gaddag`` once when it starts.
-    ``on_game`` receives every finished game (in completion order, in this process) and
-    ``progress(done, total)`` is called after each one. The outcomes come back in game
-    order; the games themselves do not depend on ``jobs``.
+    ``jobs`` is capped at the games and at ``workers.max_jobs()`` (the run's ``jobs`` says
+    how many ran); with more than one, each worker process receives ``gaddag`` once when it
+    starts. ``on_game`` receives every finished game (in completion order, in this process)
+    and ``progress(done, total)`` is called after each one. The outcomes come back in game
+    order; the games themselves do not depend on ``jobs``. A KeyboardInterrupt ends the
+    workers and comes out as ``SelfPlayStopped``, with the games finished so far.
     """
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -469,7 +482,7 @@ def run_selfplay(
         raise ValueError("a mirrored run plays each bag twice: games must be even")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    jobs = min(jobs, games)
+    jobs = capped_jobs(jobs, games)
     outcomes: list[GameOutcome] = []
     started = time.perf_counter()
 
@@ -480,35 +493,51 @@ def run_selfplay(
         if progress is not None:
             progress(len(outcomes), games)
 
-    if jobs == 1:
-        for index in range(games):
-            finished(play_indexed(gaddag, rules, seed, index, players, mirrored))
-    else:
-        import multiprocessing
+    try:
+        if jobs == 1:
+            for index in range(games):
+                finished(play_indexed(gaddag, rules, seed, index, players, mirrored))
+        else:
+            _play_on_pool(gaddag, rules, games, seed, jobs, players, mirrored, finished)
+    except KeyboardInterrupt:
+        if mirrored:  # a pair's points are shared between its two games: only whole pairs count
+            done = {o.index for o in outcomes}
+            outcomes = [o for o in outcomes if o.index ^ 1 in done]
+        raise SelfPlayStopped(_run(seed, jobs, outcomes, started), games) from None
+    return _run(seed, jobs, outcomes, started)
 
-        # "spawn": the same behaviour on every platform, and no fork of a process that may
-        # be running threads (a progress bar's refresh thread).
-        context = multiprocessing.get_context("spawn")
-        initargs = (gaddag, rules, players, mirrored)
-        executor = ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=initargs
-        )
-        try:
-            # A bounded number of games in flight keeps memory flat for long runs.
-            pending: set[Future[GameResult]] = set()
-            next_index = 0
-            limit = jobs * 4
-            while next_index < games or pending:
-                while next_index < games and len(pending) < limit:
-                    pending.add(executor.submit(_play_in_worker, seed, next_index))
-                    next_index += 1
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    finished(future.result())
-        except BaseException:
-            executor.shutdown(wait=False, cancel_futures=True)
-            raise
-        executor.shutdown(wait=True)
 
+def _run(seed: int, jobs: int, outcomes: list[GameOutcome], started: float) -> SelfPlayRun:
     outcomes.sort(key=lambda o: o.index)
     return SelfPlayRun(seed, jobs, outcomes, summarize(outcomes, time.perf_counter() - started))
+
+
+def _play_on_pool(
+    gaddag: Gaddag,
+    rules: Rules,
+    games: int,
+    seed: int,
+    jobs: int,
+    players: tuple[Player, Player],
+    mirrored: bool,
+    finished: Callable[[GameResult], None],
+) -> None:
+    """The games on ``jobs`` worker processes, each result passed to ``finished`` as it comes.
+    The workers die with this process, and are ended at once when the run stops early."""
+    pool = start_pool(jobs, _init_worker, (gaddag, rules, players, mirrored))
+    try:
+        # A bounded number of games in flight keeps memory flat for long runs.
+        pending: set[Future[GameResult]] = set()
+        next_index = 0
+        limit = jobs * 4
+        while next_index < games or pending:
+            while next_index < games and len(pending) < limit:
+                pending.add(pool.submit(_play_in_worker, seed, next_index))
+                next_index += 1
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                finished(future.result())
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
