@@ -79,17 +79,39 @@ class ScrabGroup(click.Group):
             raise one_line(exc) from None
 
     def invoke(self, ctx: click.Context) -> object:
+        args = [*ctx._protected_args, *ctx.args]  # the command and its arguments, taken by super()
         try:
             return super().invoke(ctx)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.UsageError as exc:
+            if exc.ctx is None:
+                # Click's parser raises some errors (an option missing its value) without
+                # the command's context: find it, so the pointer names that command's help.
+                exc.ctx = _command_context(ctx, args)
             raise one_line(exc) from None
         except BrokenPipeError:
             # `scrab solve ... | head`: the reader has what it wanted. Click would exit with
             # status 1; the convention is a quiet 0.
             _stdout_to_devnull()
             raise click.exceptions.Exit(0) from None
+
+
+def _command_context(ctx: click.Context, args: list[str]) -> click.Context:
+    """The context of the command ``args`` name under the group of ``ctx`` (``leaves
+    train``), its options parsed leniently; as deep as can be told, ``ctx`` at worst."""
+    try:
+        while isinstance(ctx.command, click.Group) and args:
+            name, command, rest = ctx.command.resolve_command(ctx, args)
+            if name is None or command is None:
+                break
+            if not isinstance(command, click.Group):
+                return click.Context(command, info_name=name, parent=ctx)
+            ctx = command.make_context(name, rest, parent=ctx, resilient_parsing=True)
+            args = [*ctx._protected_args, *ctx.args]
+    except click.ClickException:
+        pass
+    return ctx
 
 
 def one_line(exc: click.UsageError) -> click.ClickException:

@@ -105,8 +105,28 @@ def rules_option(func: F) -> F:
         default="scrabble",
         show_default=True,
         shell_complete=complete_rules,
+        callback=_check_rules_value,
         help=f"Rule set: a shipped one ({names}; any case) or a .toml file.",
     )(func)
+
+
+def _check_rules_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``-r AEIRST`` (a rack given to --rules, as -r might be read) or ``--rules sowpods`` (a
+    word list): say which option was meant. Any other value is left to the rules loader."""
+    import re
+
+    from solver_cli._io import path_exists
+    from solver_cli.engine.rules import shipped_rule_name
+
+    if value is None or shipped_rule_name(value) is not None or value.lower().endswith(".toml") or path_exists(value):
+        return value
+    unknown = f"unknown rule set {value!r} (shipped: {', '.join(shipped_rule_sets())})"
+    if value.lower() in shipped_lexicons()[1]:
+        raise BadInput(f"{unknown}; did you mean --lexicon? ({value} is a word list)")
+    takes_rack = any(p.name == "rack" and isinstance(p, click.Option) for p in ctx.command.params)
+    if takes_rack and re.fullmatch(r"[A-Za-z?]{1,15}", value):
+        raise BadInput(f"{unknown}; did you mean --rack? (-r is short for --rules)")
+    return value
 
 
 def lexicon_option(func: F) -> F:

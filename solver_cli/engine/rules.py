@@ -109,8 +109,26 @@ def load_rules(name_or_path: str) -> Rules:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise RulesError(f"cannot read rules file {name_or_path}: not UTF-8 text (byte {exc.start})") from None
+        other = _other_format(text)
+        if other is not None:
+            raise RulesError(
+                f"{name_or_path} is {other}, not a rule file (give a shipped rule set ({known}) or a .toml file)"
+            )
         return parse_rules(text, str(path))
     raise RulesError(f"unknown rule set {name_or_path!r} (shipped: {known}; or give a .toml path)")
+
+
+def _other_format(text: str) -> str | None:
+    """What ``text`` is when it reads as another of scrab's files, given to --rules by
+    mistake: "a board file" (rows of ``.`` and letters, ``#`` comments) or "a GCG game record"
+    (``>player:`` lines); else None. No rule file reads as either: its lines hold ``=`` or
+    ``[``, and a ``>`` can start none."""
+    lines = [line.strip() for line in text.split("\n") if line.strip() and not line.lstrip().startswith("#")]
+    if lines and all(line.isascii() and (line.replace(".", "").isalpha() or set(line) == {"."}) for line in lines):
+        return "a board file"
+    if any(line.startswith(">") and ":" in line for line in lines):
+        return "a GCG game record"
+    return None
 
 
 def parse_rules(text: str, source: str) -> Rules:
