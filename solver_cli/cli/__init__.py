@@ -1,7 +1,7 @@
 """The ``scrab`` command line: parses options, calls the library, renders the result.
 
 Results go to stdout (a Rich table, or JSON with ``--json``); warnings, errors and progress
-go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input.
+go to stderr. Exit status: 0 success, 1 a failed check or a failed write, 2 bad usage or bad input.
 
 Every exit-2 error is one line on stderr, ``Error: ...``, whoever finds it: bad input (what a
 value says: out of range, empty, bad letters, a file that cannot be read) names the value;

@@ -333,11 +333,17 @@ def save_svg(out: Console, path: str, title: str, option: str = "--svg") -> None
     written atomically: if writing fails, an old file of that name stays whole. The file was
     checked by ``check_writable`` before anything was printed; what changed since is still
     one error line."""
+    write_output(path, out.export_svg(title=title), option)
+
+
+def write_output(path: str, content: str | bytes, option: str) -> None:
+    """``content`` written atomically to ``path``, the file an option names (checked by
+    ``check_writable`` before any work). A target refused now (it changed since) is bad input,
+    exit 2; a write that fails (a full disk, no permission) exit 1: the input was fine."""
     from solver_cli._io import write_atomically
 
-    svg = out.export_svg(title=title)
     try:
-        write_atomically(Path(path), svg)
+        write_atomically(Path(path), content)
     except InputError as exc:
         raise BadInput(f"{option}: {exc}") from None
     except OSError as exc:

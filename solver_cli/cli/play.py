@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from solver_cli.cli._common import (
+    check_writable,
     complete_path,
     json_option,
     lexicon_options,
     load_lexicon_for,
     refuse_empty_rack,
     to_click_error,
+    write_output,
 )
 from solver_cli.cli._game import position_lexicon, turn_option
 from solver_cli.errors import IllegalMove, ScrabError
@@ -29,7 +30,8 @@ from solver_cli.errors import IllegalMove, ScrabError
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    shell_complete=complete_path,
     help="Write the new board to this file (atomically; a board file's comments are kept); may be BOARD itself.",
 )
 @json_option
@@ -70,7 +72,8 @@ def play(
     if as_json and print_cgp and output is None:
         raise click.UsageError("--cgp with --json applies only with -o (the file's format): JSON has the board", ctx)
     refuse_empty_rack(rack)
-    from solver_cli._io import write_atomically
+    if output is not None:
+        check_writable(output, "-o")  # before any work: a folder, a missing folder, a FIFO
     from solver_cli.cli.render import word_json
     from solver_cli.engine.alphabet import parse_rack, rack_text
     from solver_cli.engine.play import apply_play, check_play, leave_after
@@ -95,12 +98,7 @@ def play(
     if output:
         if not print_cgp and loaded.board_text is not None:
             new_text = with_rows(loaded.board_text, after)  # the file's comments kept
-        try:
-            write_atomically(Path(output), new_text)
-        except ScrabError as exc:
-            raise to_click_error(exc) from None
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+        write_output(output, new_text, "-o")
     scored = result.scored
     if as_json:
         payload = {

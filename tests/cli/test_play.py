@@ -166,3 +166,10 @@ def test_with_rows_replaces_only_the_rows():
     expected = ["# top", *rows[:3], "", "  # mid", *rows[3:14], "." * 14 + "B"]
     assert with_rows(text, board) == "\n".join(expected) + "\n"
     assert parse_board(with_rows(text, board), rules, "test").squares == board.squares
+
+
+def test_output_onto_a_folder_says_so_in_scrabs_words(runner, tmp_path):
+    """It was Click's "Invalid value for '-o' / '--output': File ... is a directory."."""
+    result = runner.invoke(cli, ["play", str(BOARDS / "opening.txt"), "8D", "FORMATS", "-o", str(tmp_path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == f"Error: -o: cannot write {tmp_path}: it is a directory"
