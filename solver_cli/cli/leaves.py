@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from solver_cli._text import plural
 from solver_cli.cli._common import (
     BadInput,
     check_writable,
@@ -173,7 +174,7 @@ def train(
 
     before = [sum(sizes[:r]) for r in range(len(sizes))]  # games in the rounds before each
     try:
-        with progress_bar(not as_json, f"Training ({len(sizes)} rounds)", games, counted=True) as update:
+        with progress_bar(not as_json, f"Training ({plural(len(sizes), 'round')})", games, counted=True) as update:
 
             def progress(done: int, total: int, round_no: int) -> None:
                 if update is not None:
@@ -209,9 +210,12 @@ def train(
         click.echo(json.dumps(summary))
         return
     out = console()
-    out.print(f"Trained {rule_set.name} x {lex.name} leave values on {games:,} games in {result.seconds:,.0f} s:")
+    out.print(
+        f"Trained {rule_set.name} x {lex.name} leave values on {plural(games, 'game')} in {result.seconds:,.0f} s:"
+    )
     for r in result.rounds:
         out.print(
-            f"  round {r.round}: {r.games:,} games, {r.samples:,} racks seen ({r.racks:,} distinct), {r.seconds:,.0f} s"
+            f"  round {r.round}: {plural(r.games, 'game')}, {plural(r.samples, 'rack')} seen "
+            f"({r.racks:,} distinct), {r.seconds:,.0f} s"
         )
     out.print(f"Wrote {output}")

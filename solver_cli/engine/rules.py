@@ -14,6 +14,7 @@ from pathlib import Path
 
 from solver_cli._data import data_folder
 from solver_cli._io import path_exists, read_limited
+from solver_cli._text import plural
 from solver_cli.engine.alphabet import CODE, LETTERS
 from solver_cli.engine.notation import parse_square
 from solver_cli.errors import RulesError
@@ -151,7 +152,7 @@ def parse_rules(text: str, source: str) -> Rules:
     rows, cols = len(layout), len(layout[0])
     for i, row in enumerate(layout, 1):
         if len(row) != cols:
-            raise fail(f"layout row {i} has {len(row)} squares, row 1 has {cols} (grid must be rectangular)")
+            raise fail(f"layout row {i} has {plural(len(row), 'square')}, row 1 has {cols} (grid must be rectangular)")
         for j, ch in enumerate(row, 1):
             if ch not in PREMIUM_CODES:
                 known = " ".join(PREMIUM_CODES)

@@ -7,6 +7,7 @@ its comments kept.
 
 from __future__ import annotations
 
+from solver_cli._text import plural
 from solver_cli.engine.alphabet import shown_char
 from solver_cli.engine.board import EMPTY_CHAR, Board, square_code
 from solver_cli.engine.rules import Rules
@@ -42,10 +43,10 @@ def parse_board(text: str, rules: Rules, source: str) -> Board:
                     "(use '.' for an empty square, A-Z for a tile, a-z for a blank tile)"
                 )
         if len(line) != rules.cols:
-            raise InputError(f"{source}, line {number}: row has {len(line)} squares, expected {rules.cols}")
+            raise InputError(f"{source}, line {number}: row has {plural(len(line), 'square')}, expected {rules.cols}")
         squares.extend(square_code(ch) for ch in line)
     if rows_seen != rules.rows:
-        raise InputError(f"{source}: board has {rows_seen} rows, expected {rules.rows} for {rules.name}")
+        raise InputError(f"{source}: board has {plural(rows_seen, 'row')}, expected {rules.rows} for {rules.name}")
     return Board(rules.rows, rules.cols, squares)
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from solver_cli._data import data_folder
 from solver_cli._io import read_limited, write_atomically
+from solver_cli._text import plural
 from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
 from solver_cli.errors import InputError
 
@@ -68,7 +69,7 @@ def decode_leaves(data: bytes, name: str) -> LeaveTable:
         if type(header.get(key)) is not kind:
             raise InputError(f"{name}: the header's {key!r} is missing or not a {kind.__name__}")
     if header["entries"] != TABLE_SIZE:
-        raise InputError(f"{name}: {header['entries']:,} entries; a table holds {TABLE_SIZE:,}")
+        raise InputError(f"{name}: {plural(header['entries'], 'entry', 'entries')}; a table holds {TABLE_SIZE:,}")
     body = memoryview(data)[end + 1 :]  # (not a copy: 2.2 MB of fresh pages cost a millisecond)
     if len(body) != 2 * TABLE_SIZE:
         raise InputError(f"{name}: {len(body):,} bytes of values; {2 * TABLE_SIZE:,} expected (truncated?)")
