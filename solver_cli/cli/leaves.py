@@ -75,7 +75,7 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
         for text in leave_texts:
             if not text.strip():
                 raise BadInput("a LEAVE is empty: give its letters, e.g. 'ERS?'")
-            parsed.append((text.strip().upper(), parse_rack(text, rule_set.rack_size)))
+            parsed.append((text.strip().upper(), parse_rack(text, rule_set.rack_size, "leave")))
         table, note = table_for(rule_set.name, lexicon_label(lexicon), leaves_path)
     except ScrabError as exc:
         raise to_click_error(exc) from None

@@ -58,3 +58,13 @@ def test_2_results_of_1_word(tmp_path, full_lexicon):
     result = CliRunner().invoke(cli, ["anagram", "A?", "--lexicon", str(words)])
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("2 results (1 word) using all of A?")
+
+
+def test_a_bad_leave_is_called_a_leave(full_lexicon):
+    """leaves show reads a leave as a rack is read; the error said "rack 'QX1'"."""
+    result = CliRunner().invoke(cli, ["leaves", "show", "QX1"])
+    assert result.exit_code == 2
+    assert (
+        result.stderr.strip()
+        == "Error: leave 'QX1': bad character '1' at position 3 (use letters A-Z and ? for a blank)"
+    )
