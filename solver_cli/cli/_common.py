@@ -124,7 +124,8 @@ def _check_rules_value(ctx: click.Context, param: click.Parameter, value: str | 
     if value.lower() in shipped_lexicons()[1]:
         raise BadInput(f"{unknown}; did you mean --lexicon? ({value} is a word list)")
     takes_rack = any(p.name == "rack" and isinstance(p, click.Option) for p in ctx.command.params)
-    if takes_rack and re.fullmatch(r"[A-Za-z?]{1,15}", value):
+    # Letters in capitals or with a blank, as racks are written ('chess' reads as a name).
+    if takes_rack and re.fullmatch(r"[A-Za-z?]{1,15}", value) and ("?" in value or value.isupper()):
         raise BadInput(f"{unknown}; did you mean --rack? (-r is short for --rules)")
     return value
 

@@ -394,6 +394,11 @@ def test_every_command_is_in_that_list():
             "Error: unknown rule set 'sowpods' (shipped: scrabble, super, wwf); did you mean --lexicon? "
             "(sowpods is a word list)",
         ),
+        # a name, not letters in capitals: the library's own line
+        (
+            ["solve", MIDGAME, "-r", "chess"],
+            "Error: unknown rule set 'chess' (shipped: scrabble, super, wwf; or give a .toml path)",
+        ),
         # anagram takes no --rack: the library's own line
         (
             ["anagram", "QI", "-r", "AEIRST"],
