@@ -322,7 +322,8 @@ def check_play(
 ) -> Play:
     """Check one move in standard notation (``8H`` across, ``H8`` down; the whole word,
     blanks lowercase, board letters as themselves, ``.`` or in parentheses) and score it.
-    Raises ``IllegalMove`` when the rules or the lexicon do not allow it."""
+    Raises ``IllegalMove`` when the rules or the lexicon do not allow it (more of a tile
+    than the tile set holds included)."""
     rule_set = _rules(rules)
     checked_board = _board(board, rule_set)
     for value, what, example in ((position, "position", "'8H'"), (word, "word", "'RETAINS'")):
@@ -330,7 +331,7 @@ def check_play(
             raise InputError(f"{what} must be a string such as {example}, not {type(value).__name__}")
     counts = None if rack is None else list(make_rack(rack, rule_set).counts)
     lex = _lexicon(lexicon, rule_set)
-    return _check_play(checked_board, rule_set, position, word, lex.contains, lex.name, counts)
+    return _check_play(checked_board, rule_set, position, word, lex.contains, lex.name, counts, count_tiles=True)
 
 
 def apply_play(board: Board | LoadedPosition, play: Play | Move) -> Board:

@@ -1,8 +1,8 @@
 """The ``scrab`` command line: parses options, calls the library, renders the result.
 
 Results go to stdout (a Rich table, or JSON with ``--json``); warnings, errors and progress
-go to stderr. Exit status: 0 success, 1 a failed check, 2 bad usage or bad input, 130 stopped by
-Ctrl-C or SIGTERM.
+go to stderr. Exit status: 0 success, 1 a failed check or a failed write, 2 bad usage or bad input,
+130 stopped by Ctrl-C or SIGTERM.
 
 Every exit-2 error is one line on stderr, ``Error: ...``, whoever finds it: bad input (what a
 value says: out of range, empty, bad letters, a file that cannot be read) names the value;
@@ -82,11 +82,16 @@ class ScrabGroup(click.Group):
             raise one_line(exc) from None
 
     def invoke(self, ctx: click.Context) -> object:
+        args = [*ctx._protected_args, *ctx.args]  # the command and its arguments, taken by super()
         try:
             return super().invoke(ctx)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.UsageError as exc:
+            if exc.ctx is None:
+                # Click's parser raises some errors (an option missing its value) without
+                # the command's context: find it, so the pointer names that command's help.
+                exc.ctx = _command_context(ctx, args)
             raise one_line(exc) from None
         except BrokenPipeError:
             # `scrab solve ... | head`: the reader has what it wanted. Click would exit with
@@ -100,6 +105,23 @@ class ScrabGroup(click.Group):
             from solver_cli.cli._common import stopped
 
             raise stopped("interrupted") from None
+
+
+def _command_context(ctx: click.Context, args: list[str]) -> click.Context:
+    """The context of the command ``args`` name under the group of ``ctx`` (``leaves
+    train``), its options parsed leniently; as deep as can be told, ``ctx`` at worst."""
+    try:
+        while isinstance(ctx.command, click.Group) and args:
+            name, command, rest = ctx.command.resolve_command(ctx, args)
+            if name is None or command is None:
+                break
+            if not isinstance(command, click.Group):
+                return click.Context(command, info_name=name, parent=ctx)
+            ctx = command.make_context(name, rest, parent=ctx, resilient_parsing=True)
+            args = [*ctx._protected_args, *ctx.args]
+    except click.ClickException:
+        pass
+    return ctx
 
 
 def one_line(exc: click.UsageError) -> click.ClickException:

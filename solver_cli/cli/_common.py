@@ -109,8 +109,29 @@ def rules_option(func: F) -> F:
         default="scrabble",
         show_default=True,
         shell_complete=complete_rules,
+        callback=_check_rules_value,
         help=f"Rule set: a shipped one ({names}; any case) or a .toml file.",
     )(func)
+
+
+def _check_rules_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``-r AEIRST`` (a rack given to --rules, as -r might be read) or ``--rules sowpods`` (a
+    word list): say which option was meant. Any other value is left to the rules loader."""
+    import re
+
+    from solver_cli._io import path_exists
+    from solver_cli.engine.rules import shipped_rule_name
+
+    if value is None or shipped_rule_name(value) is not None or value.lower().endswith(".toml") or path_exists(value):
+        return value
+    unknown = f"unknown rule set {value!r} (shipped: {', '.join(shipped_rule_sets())})"
+    if value.lower() in shipped_lexicons()[1]:
+        raise BadInput(f"{unknown}; did you mean --lexicon? ({value} is a word list)")
+    takes_rack = any(p.name == "rack" and isinstance(p, click.Option) for p in ctx.command.params)
+    # Letters in capitals or with a blank, as racks are written ('chess' reads as a name).
+    if takes_rack and re.fullmatch(r"[A-Za-z?]{1,15}", value) and ("?" in value or value.isupper()):
+        raise BadInput(f"{unknown}; did you mean --rack? (-r is short for --rules)")
+    return value
 
 
 def lexicon_option(func: F) -> F:
@@ -345,11 +366,17 @@ def save_svg(out: Console, path: str, title: str, option: str = "--svg") -> None
     written atomically: if writing fails, an old file of that name stays whole. The file was
     checked by ``check_writable`` before anything was printed; what changed since is still
     one error line."""
+    write_output(path, out.export_svg(title=title), option)
+
+
+def write_output(path: str, content: str | bytes, option: str) -> None:
+    """``content`` written atomically to ``path``, the file an option names (checked by
+    ``check_writable`` before any work). A target refused now (it changed since) is bad input,
+    exit 2; a write that fails (a full disk, no permission) exit 1: the input was fine."""
     from solver_cli._io import write_atomically
 
-    svg = out.export_svg(title=title)
     try:
-        write_atomically(Path(path), svg)
+        write_atomically(Path(path), content)
     except InputError as exc:
         raise BadInput(f"{option}: {exc}") from None
     except OSError as exc:

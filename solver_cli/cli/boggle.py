@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from solver_cli._text import plural
 from solver_cli.cli._common import BadInput, complete_path, lexicon_option, load_lexicon_for, to_click_error
 
 if TYPE_CHECKING:
@@ -132,8 +133,7 @@ def _print_boggle(result: BoggleResult, lexicon: str, source: str, dice: DiceSet
     if not words:
         out.print(f"No words in this grid ({scope}).")
         return
-    word_count = f"{len(words)} word" + ("s" if len(words) != 1 else "")
-    points = f"{result.total} point" + ("s" if result.total != 1 else "")
+    word_count, points = plural(len(words), "word"), plural(result.total, "point")
     out.print(f"{word_count}, {points}  ({scope})")
     columns = [Column("#", "right"), Column("Word"), Column("Letters", "right"), Column("Score", "right")]
     rows = [[str(rank), w.word, str(len(w.word)), str(w.score)] for rank, w in enumerate(words, 1)]

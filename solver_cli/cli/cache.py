@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from solver_cli._text import plural
 from solver_cli.cli._common import console, json_option, print_wrapped, to_click_error
 from solver_cli.errors import ScrabError
 
@@ -78,9 +79,7 @@ def clear(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"No cache folder ({result.folder}): nothing to clear")
         return
     count = len(result.removed)
-    click.echo(
-        f"Removed {count} cache file{'s' if count != 1 else ''} ({size_text(result.freed_bytes)}) from {result.folder}"
-    )
+    click.echo(f"Removed {plural(count, 'cache file')} ({size_text(result.freed_bytes)}) from {result.folder}")
     for name, why in result.skipped:
         click.echo(f"Left {name}: {why}")
 
@@ -105,7 +104,7 @@ def show(as_json: bool) -> None:
         print_listing(listing.entries, stale)
     count = len(listing.entries)
     total = size_text(listing.total_bytes)
-    print_wrapped(out, f"{count} cache file{'s' if count != 1 else ''} ({total}) in {listing.folder}")
+    print_wrapped(out, f"{plural(count, 'cache file')} ({total}) in {listing.folder}")
     old = sum(1 for e in listing.entries if stale.get(e.file))
     if old:
         print_wrapped(

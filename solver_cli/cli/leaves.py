@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from solver_cli._text import plural
 from solver_cli.cli._common import (
     BadInput,
     check_writable,
@@ -77,7 +78,7 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
         for text in leave_texts:
             if not text.strip():
                 raise BadInput("a LEAVE is empty: give its letters, e.g. 'ERS?'")
-            parsed.append((text.strip().upper(), parse_rack(text, rule_set.rack_size)))
+            parsed.append((text.strip().upper(), parse_rack(text, rule_set.rack_size, "leave")))
         own = leaves_path is None and is_own_lexicon(lexicon)
         table, note = table_for(rule_set.name, lexicon_label(lexicon), leaves_path, own_list=own)
     except ScrabError as exc:
@@ -237,7 +238,7 @@ def train(
         # as it tries to reconnect); scrab says what failed in one line of its own.
         logging.disable(logging.CRITICAL)
     try:
-        with progress_bar(not as_json, f"Training ({len(sizes)} rounds)", games, counted=True) as update:
+        with progress_bar(not as_json, f"Training ({plural(len(sizes), 'round')})", games, counted=True) as update:
 
             def progress(done: int, total: int, round_no: int) -> None:
                 if update is not None:
@@ -279,10 +280,13 @@ def train(
         click.echo(json.dumps(summary))
         return
     out = console()
-    out.print(f"Trained {rule_set.name} x {lex.name} leave values on {games:,} games in {result.seconds:,.0f} s:")
+    out.print(
+        f"Trained {rule_set.name} x {lex.name} leave values on {plural(games, 'game')} in {result.seconds:,.0f} s:"
+    )
     for r in result.rounds:
         out.print(
-            f"  round {r.round}: {r.games:,} games, {r.samples:,} racks seen ({r.racks:,} distinct), {r.seconds:,.0f} s"
+            f"  round {r.round}: {plural(r.games, 'game')}, {plural(r.samples, 'rack')} seen "
+            f"({r.racks:,} distinct), {r.seconds:,.0f} s"
         )
     out.print(f"Wrote {output}")
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from solver_cli.cli._common import (
+    check_writable,
     complete_path,
     json_option,
     lexicon_options,
     load_lexicon_for,
     refuse_empty_rack,
     to_click_error,
+    write_output,
 )
 from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
 from solver_cli.errors import IllegalMove, ScrabError
@@ -29,8 +30,9 @@ from solver_cli.errors import IllegalMove, ScrabError
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
-    help="Write the new board to this file (atomically); may be BOARD itself.",
+    metavar="FILE",
+    shell_complete=complete_path,
+    help="Write the new board to this file (atomically; a board file's comments are kept); may be BOARD itself.",
 )
 @json_option
 @click.option(
@@ -56,7 +58,8 @@ def play(
     WORD is the whole word along its line; lowercase letters are blanks; letters already
     on the board may be written as themselves, in parentheses (quoted for the shell), or
     as dots.
-    Exit status 1 if the move is not legal (not a word, not connected, not on the rack).
+    Exit status 1 if the move is not legal (not a word, not connected, not on the rack,
+    more of a tile than the tile set holds).
     BOARD may be a GCG game record: --turn N plays on the position before turn N and
     checks the rack that turn names.
 
@@ -69,10 +72,12 @@ def play(
     if as_json and print_cgp and output is None:
         raise click.UsageError("--cgp with --json applies only with -o (the file's format): JSON has the board", ctx)
     refuse_empty_rack(rack)
-    from solver_cli._io import write_atomically
+    if output is not None:
+        check_writable(output, "-o")  # before any work: a folder, a missing folder, a FIFO
     from solver_cli.cli.render import word_json
     from solver_cli.engine.alphabet import parse_rack, rack_text
     from solver_cli.engine.play import apply_play, check_play, leave_after
+    from solver_cli.formats.boardfile import with_rows
     from solver_cli.formats.position import position_cgp
 
     try:
@@ -80,7 +85,7 @@ def play(
         given = rack if rack is not None else (loaded.rack if turn is not None else None)  # a turn names its rack
         counts = parse_rack(given, rule_set.rack_size) if given is not None else None
         lex = load_lexicon_for(position_lexicon(lexicon, loaded), rule_set.max_side, as_json)
-        result = check_play(loaded.board, rule_set, position, word, lex.contains, lex.name, counts)
+        result = check_play(loaded.board, rule_set, position, word, lex.contains, lex.name, counts, count_tiles=True)
     except IllegalMove as exc:
         raise click.ClickException(f"illegal move: {exc}") from None
     except ScrabError as exc:
@@ -89,12 +94,9 @@ def play(
     leave = leave_after(counts, result) if counts is not None else None
     new_text = position_cgp(after, "", lex.name) + "\n" if print_cgp else after.to_text()
     if output:
-        try:
-            write_atomically(Path(output), new_text)
-        except ScrabError as exc:
-            raise to_click_error(exc) from None
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+        if not print_cgp and loaded.board_text is not None:
+            new_text = with_rows(loaded.board_text, after)  # the file's comments kept
+        write_output(output, new_text, "-o")
     scored = result.scored
     if as_json:
         payload = {

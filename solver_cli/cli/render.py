@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from solver_cli._text import plural
 from solver_cli.cli._common import console
 from solver_cli.engine.alphabet import BLANK_BIT, LETTERS, letter_of
 from solver_cli.engine.board import Board
@@ -184,9 +185,10 @@ def print_moves(
     rows = move_rows(moves, fold)
     of = f"{total:,}" if matching in (None, total) else f"{matching:,} matching ({total:,} legal)"
     folded = len(rows) < len(moves)
-    in_rows = f" (in {len(rows):,} rows, blanks folded)" if folded else ""
+    in_rows = f" (in {plural(len(rows), 'row')}, blanks folded)" if folded else ""
     by = f", by {ranking}" if ranking else ""
-    title = f"{len(moves):,} of {of} moves{in_rows} for {rack}{by}  ({rules.name}, {lexicon})"
+    noun = "move" if total == 1 else "moves"
+    title = f"{len(moves):,} of {of} {noun}{in_rows} for {rack}{by}  ({rules.name}, {lexicon})"
     equity = any(m.equity is not None for m in moves)
     # When the table is too wide, the cross-words give way first (they are the longest, and
     # `scrab explain` or --json has them), then the leave's value (equity minus score), then
@@ -223,9 +225,9 @@ def unseen_lines(unseen: Unseen, width: int) -> list[str]:
     it fits, else the count on its own line(s), broken between its two phrases (inside them
     only when one is wider than ``width``), and the tiles folded under it. No line ends in a
     space."""
-    blanks = f", {unseen.counts[0]} blank{'s' if unseen.counts[0] != 1 else ''}" if unseen.counts[0] else ""
-    count = f"Unseen {unseen.total} tiles"
-    split = f"({unseen.vowels} vowels, {unseen.consonants} consonants{blanks}):"
+    blanks = f", {plural(unseen.counts[0], 'blank')}" if unseen.counts[0] else ""
+    count = f"Unseen {plural(unseen.total, 'tile')}"
+    split = f"({plural(unseen.vowels, 'vowel')}, {plural(unseen.consonants, 'consonant')}{blanks}):"
     tiles = unseen.text() or "-"
     whole = f"{count} {split} {tiles}"
     if len(whole) <= width:

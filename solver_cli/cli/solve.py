@@ -96,7 +96,7 @@ def no_rack_reason(position: LoadedPosition) -> str:
     help="In the table, show the moves that differ only in what the blank stands for as one row "
     "(the default); JSON always lists every move.",
 )
-@click.option("--at", metavar="SQUARE", help="Only moves whose main word covers SQUARE, e.g. H8.")
+@click.option("--at", metavar="SQUARE", help="Only moves whose main word covers SQUARE, e.g. H8 (8H names it too).")
 @click.option("--min-length", type=click.IntRange(min=1), help="Only main words of at least this length.")
 @click.option("--max-length", type=click.IntRange(min=1), help="Only main words of at most this length.")
 @click.option("--must-use", metavar="LETTERS", help="Only moves that play these rack tiles ('?' for a blank).")

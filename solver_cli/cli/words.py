@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from solver_cli._text import plural
 from solver_cli.cli._common import BadInput, F, lexicon_options, load_lexicon_for, refuse_empty_rack, to_click_error
 from solver_cli.errors import InputError, ScrabError
 
@@ -114,10 +115,9 @@ def _print_found(results: list[Found], top: int | None, title: str, empty: str) 
         return
     shown = results if top is None else results[:top]
     words = len({f.word for f in results})
-    noun = "word" if len(results) == 1 else "words"
-    count = f"{len(results):,} {noun}"
+    count = plural(len(results), "word")
     if words != len(results):
-        count = f"{len(results):,} results ({words:,} words)"
+        count = f"{plural(len(results), 'result')} ({plural(words, 'word')})"
     if len(shown) < len(results):
         count = f"{len(shown):,} of {count}"
     out.print(f"{count} {title}")
@@ -250,7 +250,7 @@ def hooks(
     from solver_cli.cli._common import console
 
     out = console()
-    out.print(f"Hooks of {len(answers)} word{'s' if len(answers) != 1 else ''}  ({lex.name})")
+    out.print(f"Hooks of {plural(len(answers), 'word')}  ({lex.name})")
     table = Table(header_style="bold")
     table.add_column("Front", justify="right")
     table.add_column("Word")

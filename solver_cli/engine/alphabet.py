@@ -42,13 +42,14 @@ def mask_letters(mask: int) -> str:
     return "".join(LETTERS[i - 1] for i in range(1, ALPHABET_SIZE + 1) if mask >> i & 1)
 
 
-def parse_rack(text: str, rack_size: int) -> list[int]:
-    """A rack such as ``AEIRST?`` (any case, ``?`` a blank) as 27 counts, index 0 = blanks."""
+def parse_rack(text: str, rack_size: int, what: str = "rack") -> list[int]:
+    """A rack such as ``AEIRST?`` (any case, ``?`` a blank) as 27 counts, index 0 = blanks.
+    ``what`` names it in errors: a leave is read the same way."""
     from solver_cli.errors import InputError
 
     rack = text.strip()
     if not rack:
-        raise InputError("rack is empty: give its letters, e.g. 'AEIRST?' (? is a blank)")
+        raise InputError(f"{what} is empty: give its letters, e.g. 'AEIRST?' (? is a blank)")
     counts = [0] * 27
     for position, ch in enumerate(rack, 1):
         if ch == "?":
@@ -57,11 +58,11 @@ def parse_rack(text: str, rack_size: int) -> list[int]:
             counts[CODE[ch.upper()]] += 1
         else:
             raise InputError(
-                f"rack {rack!r}: bad character {shown_char(ch)} at position {position} "
+                f"{what} {rack!r}: bad character {shown_char(ch)} at position {position} "
                 "(use letters A-Z and ? for a blank)"
             )
     if len(rack) > rack_size:
-        raise InputError(f"rack {rack!r} has {len(rack)} tiles; a rack holds at most {rack_size}")
+        raise InputError(f"{what} {rack!r} has {len(rack)} tiles; a rack holds at most {rack_size}")
     return counts
 
 

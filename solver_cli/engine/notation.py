@@ -8,7 +8,6 @@ import re
 from solver_cli.engine.alphabet import LETTERS
 from solver_cli.errors import InputError
 
-_SQUARE = re.compile(r"([A-Za-z])(\d{1,2})")
 _POSITION = re.compile(r"\s*(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))\s*")
 
 
@@ -23,13 +22,15 @@ def position_text(row: int, col: int, down: bool) -> str:
 
 
 def parse_square(text: str, rows: int, cols: int) -> tuple[int, int]:
-    """``H8`` -> (7, 7): column letter then 1-based row number. ``ValueError`` when it is
-    malformed or off a ``rows`` x ``cols`` board."""
-    m = _SQUARE.fullmatch(text.strip())
+    """``H8`` -> (7, 7): column letter and 1-based row number, in either order (``8H``, as a
+    move's position writes it, names the same square). ``ValueError`` when it is malformed
+    or off a ``rows`` x ``cols`` board."""
+    m = _POSITION.fullmatch(text)
     if not m:
-        raise ValueError(f"bad square {text!r} (expected a column letter and a row number, e.g. H8)")
-    col = ord(m.group(1).upper()) - ord("A")
-    row = int(m.group(2)) - 1
+        raise ValueError(f"bad square {text!r} (expected a column letter and a row number, e.g. H8 or 8H)")
+    letter, number = (m.group(3), m.group(4)) if m.group(3) else (m.group(2), m.group(1))
+    col = ord(letter.upper()) - ord("A")
+    row = int(number) - 1
     if not (0 <= row < rows and 0 <= col < cols):
         raise ValueError(f"square {text!r} is off the {rows}x{cols} board")
     return row, col

@@ -3,8 +3,10 @@
 The word is written in full along its line: letters over squares that already hold tiles
 must match them (they may also be written in parentheses or as ``.``), lowercase letters
 are blanks. A move is legal when its tiles lie on one line without gaps, it touches the
-tiles on the board (or covers the centre on an empty board), every word it forms is in the
-lexicon, and, when a rack is given, the rack holds its tiles.
+tiles on the board (or covers the centre on an empty board), it puts no more of a tile on
+the board than the rule set's tile set holds (blanks included; asked for by ``scrab play``
+and the API), every word it forms is in the lexicon, and, when a rack is given, the rack
+holds its tiles.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver_cli.engine.alphabet import BLANK, CODE, rack_text
+from solver_cli._text import plural
+from solver_cli.engine.alphabet import BLANK, BLANK_BIT, CODE, LETTER_MASK, LETTERS, rack_text
 from solver_cli.engine.board import Board, anchors
 from solver_cli.engine.notation import parse_position, position_text, square_name
 from solver_cli.engine.rules import Rules
@@ -74,8 +77,13 @@ def check_play(
     contains: Callable[[str], bool],
     lexicon: str,
     rack: list[int] | None = None,
+    *,
+    count_tiles: bool = False,
 ) -> Play:
-    """The scored play, or ``InputError`` (malformed) / ``IllegalMove`` (not allowed)."""
+    """The scored play, or ``InputError`` (malformed) / ``IllegalMove`` (not allowed).
+    ``count_tiles``: also ``IllegalMove`` for a move that would put more of a tile on the
+    board than the tile set holds (``scrab play`` and the API's ``check_play``; a game
+    record replayed under other rules, or a move traced on an odd board, may exceed it)."""
     row, col, down, placed = parse_play(board, rules, position, word)
     written = len(re.sub(r"[()]", "", word))
     if len(placed) > rules.rack_size:
@@ -94,6 +102,8 @@ def check_play(
         if board.is_empty():
             raise IllegalMove(f"the first move must cover the centre square {square_name(*rules.centre)}")
         raise IllegalMove("the move does not touch any tile on the board")
+    if count_tiles:
+        _check_tile_counts(board, rules, placed, word)
     bad = [w.word for w in (scored.main, *scored.cross_words) if not contains(w.word)]
     if bad:
         raise IllegalMove(f"not in {lexicon}: {', '.join(bad)}")
@@ -105,6 +115,30 @@ def check_play(
             tiles = "".join(t.letter.lower() if t.blank else t.letter for t in placed)
             raise IllegalMove(f"the rack {rack_text(rack)} does not hold the tiles {tiles}")
     return Play(row, col, down, tuple(placed), scored)
+
+
+def _check_tile_counts(board: Board, rules: Rules, placed: list[Tile], word: str) -> None:
+    """``IllegalMove`` when the move would put more of a tile on the board than the tile set
+    holds: seven lowercase letters are seven blanks, not a word. Only the tiles the move
+    places are counted against the set, so an odd board read from a file still takes moves
+    of other tiles (solve warns about such boards)."""
+    on_board = [0] * 27
+    for square in board.squares:
+        if square:
+            on_board[BLANK if square & BLANK_BIT else square & LETTER_MASK] += 1
+    for t in placed:
+        on_board[BLANK if t.blank else CODE[t.letter]] += 1
+    for code in sorted({BLANK if t.blank else CODE[t.letter] for t in placed}):
+        held, in_set = on_board[code], rules.counts[code]
+        if held <= in_set:
+            continue
+        noun = "blank" if code == BLANK else f"{LETTERS[code - 1]} tile"
+        limit = f"the {in_set} in the {rules.name} set" if in_set else f"the {rules.name} set, which has none"
+        message = f"the board would hold {plural(held, noun)}, more than {limit}"
+        letters = [ch for ch in word if ch.isalpha()]
+        if code == BLANK and all(ch.islower() for ch in letters):
+            message += f" (lowercase letters are blanks: {''.join(letters).upper()} plays letter tiles)"
+        raise IllegalMove(message)
 
 
 def leave_after(rack: list[int], play: Play) -> list[int]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from solver_cli._data import data_folder
 from solver_cli._io import one_line, path_exists, read_limited
+from solver_cli._text import plural
 from solver_cli.engine.alphabet import CODE, LETTERS
 from solver_cli.engine.notation import parse_square
 from solver_cli.errors import RulesError
@@ -109,8 +110,26 @@ def load_rules(name_or_path: str) -> Rules:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise RulesError(f"cannot read rules file {name_or_path}: not UTF-8 text (byte {exc.start})") from None
+        other = _other_format(text)
+        if other is not None:
+            raise RulesError(
+                f"{name_or_path} is {other}, not a rule file (give a shipped rule set ({known}) or a .toml file)"
+            )
         return parse_rules(text, str(path))
     raise RulesError(f"unknown rule set {name_or_path!r} (shipped: {known}; or give a .toml path)")
+
+
+def _other_format(text: str) -> str | None:
+    """What ``text`` is when it reads as another of scrab's files, given to --rules by
+    mistake: "a board file" (rows of ``.`` and letters, ``#`` comments) or "a GCG game record"
+    (``>player:`` lines); else None. No rule file reads as either: its lines hold ``=`` or
+    ``[``, and a ``>`` can start none."""
+    lines = [line.strip() for line in text.split("\n") if line.strip() and not line.lstrip().startswith("#")]
+    if lines and all(line.isascii() and (line.replace(".", "").isalpha() or set(line) == {"."}) for line in lines):
+        return "a board file"
+    if any(line.startswith(">") and ":" in line for line in lines):
+        return "a GCG game record"
+    return None
 
 
 def parse_rules(text: str, source: str) -> Rules:
@@ -133,7 +152,7 @@ def parse_rules(text: str, source: str) -> Rules:
     rows, cols = len(layout), len(layout[0])
     for i, row in enumerate(layout, 1):
         if len(row) != cols:
-            raise fail(f"layout row {i} has {len(row)} squares, row 1 has {cols} (grid must be rectangular)")
+            raise fail(f"layout row {i} has {plural(len(row), 'square')}, row 1 has {cols} (grid must be rectangular)")
         for j, ch in enumerate(row, 1):
             if ch not in PREMIUM_CODES:
                 known = " ".join(PREMIUM_CODES)

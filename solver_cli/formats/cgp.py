@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from solver_cli._text import plural
 from solver_cli.engine.alphabet import shown_char
 from solver_cli.errors import InputError
 
@@ -94,10 +95,6 @@ def looks_like_cgp(text: str) -> bool:
 # Parsing
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _parse_board(text: str, source: str) -> list[str]:
     rows: list[str] = []
     width = -1
@@ -136,7 +133,7 @@ def _parse_board(text: str, source: str) -> list[str]:
         if width < 0:
             width = squares
         elif squares != width:
-            raise InputError(f"{source}: board row {number} has {squares} squares, expected {width}")
+            raise InputError(f"{source}: board row {number} has {plural(squares, 'square')}, expected {width}")
         rows.append("".join(parts))
     return rows
 
@@ -201,7 +198,7 @@ def parse_cgp(text: str, source: str = "CGP") -> Position:
     racks = _parse_racks(fields[1], source)
     scores = _parse_scores(fields[2], source)
     if len(racks) != len(scores):
-        raise InputError(f"{source}: {_plural(len(racks), 'rack')} but {_plural(len(scores), 'score')}")
+        raise InputError(f"{source}: {plural(len(racks), 'rack')} but {plural(len(scores), 'score')}")
     if not _COUNT.fullmatch(fields[3]):
         raise InputError(f"{source}: zero-turns count must be a non-negative integer, got {fields[3]!r}")
     if len(fields[3]) > MAX_DIGITS:
@@ -229,7 +226,7 @@ def board_rows_to_cgp(rows: list[str]) -> str:
     out = []
     for number, row in enumerate(rows, 1):
         if len(row) != width:
-            raise ValueError(f"board row {number} has {len(row)} squares, expected {width}")
+            raise ValueError(f"board row {number} has {plural(len(row), 'square')}, expected {width}")
         for ch in row:
             if not (ch == EMPTY_CHAR or "A" <= ch <= "Z" or "a" <= ch <= "z"):
                 raise ValueError(f"bad character {shown_char(ch)} in board row {number}")
@@ -252,7 +249,7 @@ def format_cgp(position: Position) -> str:
             if ch not in RACK_CHARS:
                 raise ValueError(f"bad character {shown_char(ch)} in rack {number}")
     if len(position.scores) != len(racks):
-        raise ValueError(f"{_plural(len(racks), 'rack')} but {_plural(len(position.scores), 'score')}")
+        raise ValueError(f"{plural(len(racks), 'rack')} but {plural(len(position.scores), 'score')}")
     if position.zero_turns < 0:
         raise ValueError("the zero-turns count cannot be negative")
     fields = [board, "/".join(racks), "/".join(str(int(s)) for s in position.scores), str(int(position.zero_turns))]

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from solver_cli._io import path_exists, read_limited
+from solver_cli._text import plural
 from solver_cli.engine.alphabet import BLANK, BLANK_BIT, CODE, LETTER_MASK, LETTERS, letter_of, rack_text, shown_char
 from solver_cli.engine.board import Board
 from solver_cli.engine.history import GameRecord, GameTurn, RecordProblem
@@ -446,7 +447,7 @@ class _Replay:
             self.problem(
                 turn,
                 "rack",
-                f"the rack {turn.rack} has {sum(rack)} tiles; the player should hold {self.held[player]} "
+                f"the rack {turn.rack} has {plural(sum(rack), 'tile')}; the player should hold {self.held[player]} "
                 f"(with the {self.rules.name} tile set)",
             )
         if ev.kind in ("play", "exchange", "pass"):

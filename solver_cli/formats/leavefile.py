@@ -43,6 +43,7 @@ from pathlib import Path
 
 from solver_cli._data import data_folder, untrusted_folder, user_data_dir
 from solver_cli._io import one_line, read_limited, write_atomically
+from solver_cli._text import plural
 from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
 from solver_cli.engine.rules import MAX_NAME_LENGTH, MAX_RACK_SIZE
 from solver_cli.errors import InputError
@@ -126,7 +127,7 @@ def _header(line: bytes, name: str, version: int) -> dict[str, object]:
         if type(checked.get(key)) is not kind:
             raise InputError(f"{name}: the header's {key!r} is missing or not a {_KIND_NAMES[kind]}")
     if checked["entries"] != TABLE_SIZE:
-        raise InputError(f"{name}: {checked['entries']:,} entries; a table holds {TABLE_SIZE:,}")
+        raise InputError(f"{name}: {plural(checked['entries'], 'entry', 'entries')}; a table holds {TABLE_SIZE:,}")
     for key, most in (("rules", MAX_NAME_LENGTH), ("lexicon", MAX_LEXICON_NAME)):
         text_value = checked[key]
         assert isinstance(text_value, str)

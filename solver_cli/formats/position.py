@@ -40,6 +40,7 @@ class LoadedPosition:
     name: str
     game: GameRecord | None = None  # the whole game, for a position read from a GCG record
     turn: int | None = None  # the GCG turn the position is before (len(turns) + 1: after the last)
+    board_text: str | None = None  # a board file's text, comments and all (for play -o to keep them)
 
 
 def read_board_text(board: str) -> tuple[str, str]:
@@ -135,7 +136,7 @@ def record_position(record: GcgFile, rules: Rules, turn: int | None = None) -> L
 def parse_position(text: str, rules: Rules, name: str = "board") -> LoadedPosition:
     """A position from text: a board file's content or a CGP string."""
     if not looks_like_cgp(text):
-        return LoadedPosition(parse_board(text, rules, name), None, name)
+        return LoadedPosition(parse_board(text, rules, name), None, name, board_text=text)
     position = parse_cgp(text, name)
     width = len(position.rows[0]) if position.rows else 0
     if (len(position.rows), width) != (rules.rows, rules.cols):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver_cli._io import read_limited
+from solver_cli._text import plural
 from solver_cli.engine.alphabet import CODE, shown_char
 from solver_cli.engine.gaddag import BELOW, FINAL, LETTER_BITS, Gaddag
 from solver_cli.errors import InputError
@@ -210,7 +211,7 @@ def parse_grid(text: str, source: str | None = None) -> Grid:
     first = _Where(name, is_file, rows[0].line, rows[0].column, 1, rows[0].shared_line)
     if n not in SIZES:
         raise InputError(
-            f"{first.row()}: a row of {n} dice; a Boggle grid is 4x4, 5x5 or 6x6 "
+            f"{first.row()}: a row of {plural(n, 'die', 'dice')}; a Boggle grid is 4x4, 5x5 or 6x6 "
             f"(or one row of 16, 25 or 36 dice)" + _qu_hint(rows[0].faces)
         )
     for index, row in enumerate(rows, 1):
@@ -219,11 +220,11 @@ def parse_grid(text: str, source: str | None = None) -> Grid:
             raise InputError(f"{where.row()}: more than {n} rows, but the rows have {n} dice (the grid must be square)")
         if len(row.faces) != n:
             raise InputError(
-                f"{where.row()}: row has {len(row.faces)} dice, expected {n} like row 1 (the grid must be square)"
-                + _qu_hint(row.faces)
+                f"{where.row()}: row has {plural(len(row.faces), 'die', 'dice')}, expected {n} like row 1 "
+                "(the grid must be square)" + _qu_hint(row.faces)
             )
     if len(rows) != n:
-        raise InputError(f"{name}: {len(rows)} rows of {n} dice; a {n}x{n} grid needs {n} rows")
+        raise InputError(f"{name}: {plural(len(rows), 'row')} of {n} dice; a {n}x{n} grid needs {n} rows")
     return Grid(n, tuple(face for row in rows for face in row.faces))
 
 

@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -291,6 +292,152 @@ def test_usage_errors_point_at_help(runner, args, message, monkeypatch):
     """Which options and arguments are given: one line with a pointer to --help, whoever
     finds it (Click's own checks printed a usage block, scrab's a bare line)."""
     assert message in usage_error(runner.invoke(cli, args))
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        # Click's parser raises these without the command's context: they pointed at `scrab --help`
+        (
+            ["solve", MIDGAME, "--rack"],
+            "Error: Option '--rack' requires an argument (see 'scrab solve --help')",
+        ),
+        (["check", "QI", "--json=yes"], "Error: Option '--json' does not take a value (see 'scrab check --help')"),
+        (
+            ["leaves", "train", "out.leaves", "--rules"],
+            "Error: Option '--rules' requires an argument (see 'scrab leaves train --help')",
+        ),
+        (["cache", "list", "--json=1"], "Error: Option '--json' does not take a value (see 'scrab cache list --help')"),
+        (["--version=1"], "Error: Option '--version' does not take a value (see 'scrab --help')"),
+        # ... and those that had it
+        (["leaves", "show"], "Error: Missing argument 'LEAVE...' (see 'scrab leaves show --help')"),
+        (["cache", "nosuch"], "Error: No such command 'nosuch' (see 'scrab cache --help')"),
+    ],
+)
+def test_usage_errors_name_the_commands_own_help(runner, args, line):
+    assert usage_error(runner.invoke(cli, args, prog_name="scrab")) == line
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        [
+            "solve",
+            "play",
+            "explain",
+            "review",
+            "hooks",
+            "anagram",
+            "pattern",
+            "check",
+            "selfplay",
+            "boggle",
+            "bench",
+            "cache",
+            "cache list",
+            "cache clear",
+            "leaves",
+            "leaves show",
+            "leaves train",
+        ]
+    ),
+)
+def test_every_command_points_at_its_own_help(runner, path):
+    line = usage_error(runner.invoke(cli, [*path.split(), "--no-such-option"], prog_name="scrab"))
+    assert line.endswith(f"(see 'scrab {path} --help')"), line
+
+
+def test_every_command_is_in_that_list():
+    names = set()
+    for name, command in all_commands().items():
+        names.add(name)
+        if isinstance(command, click.Group):
+            names.update(f"{name} {sub}" for sub in command.commands)
+    assert names == {
+        "solve",
+        "play",
+        "explain",
+        "review",
+        "hooks",
+        "anagram",
+        "pattern",
+        "check",
+        "selfplay",
+        "boggle",
+        "bench",
+        "cache",
+        "cache list",
+        "cache clear",
+        "leaves",
+        "leaves show",
+        "leaves train",
+    }
+
+
+# --------------------------------------------------------------------------- --rules given what it is not
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (
+            ["solve", MIDGAME, "-r", "AEIRST"],
+            "Error: unknown rule set 'AEIRST' (shipped: scrabble, super, wwf); did you mean --rack? "
+            "(-r is short for --rules)",
+        ),
+        (
+            ["play", OPENING, "8D", "FORMATS", "--rules", "sq?"],
+            "Error: unknown rule set 'sq?' (shipped: scrabble, super, wwf); did you mean --rack? "
+            "(-r is short for --rules)",
+        ),
+        (
+            ["check", "QI", "-r", "sowpods"],
+            "Error: unknown rule set 'sowpods' (shipped: scrabble, super, wwf); did you mean --lexicon? "
+            "(sowpods is a word list)",
+        ),
+        # a name, not letters in capitals: the library's own line
+        (
+            ["solve", MIDGAME, "-r", "chess"],
+            "Error: unknown rule set 'chess' (shipped: scrabble, super, wwf; or give a .toml path)",
+        ),
+        # anagram takes no --rack: the library's own line
+        (
+            ["anagram", "QI", "-r", "AEIRST"],
+            "Error: unknown rule set 'AEIRST' (shipped: scrabble, super, wwf; or give a .toml path)",
+        ),
+        (
+            ["solve", MIDGAME, "--rack", "A", "--rules", MIDGAME],
+            f"Error: {MIDGAME} is a board file, not a rule file "
+            "(give a shipped rule set (scrabble, super, wwf) or a .toml file)",
+        ),
+        (
+            ["solve", MIDGAME, "--rack", "A", "--rules", str(ROOT / EXAMPLE_GCG)],
+            f"Error: {ROOT / EXAMPLE_GCG} is a GCG game record, not a rule file "
+            "(give a shipped rule set (scrabble, super, wwf) or a .toml file)",
+        ),
+    ],
+)
+def test_rules_given_a_rack_a_word_list_or_a_board_says_so(runner, args, line):
+    assert bad_input(runner.invoke(cli, args)) == line
+
+
+def test_a_rules_file_that_is_broken_toml_is_still_reported_as_such(runner, tmp_path):
+    bad = tmp_path / "mine.toml"
+    bad.write_text("layout = [\n")
+    line = bad_input(runner.invoke(cli, ["check", "QI", "--rules", str(bad)]))
+    assert line.startswith(f"Error: {bad}: not valid TOML"), line
+
+
+# --------------------------------------------------------------------------- --at in either notation
+
+
+def test_at_takes_a_square_in_either_order(runner):
+    args = ["solve", MIDGAME, "--rack", "RETAINS", "--all", "--json", "--rank", "score"]
+    square = json.loads(runner.invoke(cli, [*args, "--at", "N8"]).stdout)
+    move = json.loads(runner.invoke(cli, [*args, "--at", "8n"]).stdout)
+    assert square["moves"] == move["moves"] and square["moves"][0]["position"] == "N8"
+    line = bad_input(runner.invoke(cli, [*args, "--at", "8"]))
+    assert line == "Error: --at: bad square '8' (expected a column letter and a row number, e.g. H8 or 8H)"
 
 
 @pytest.mark.parametrize(

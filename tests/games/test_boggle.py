@@ -440,8 +440,8 @@ def test_cli_table(runner, full_lexicon):
     solved = bg.solve_boggle(bg.parse_grid("SERS/PATG/LINE/SERS"), full_lexicon.gaddag)
     assert out.startswith("4x4 grid: SERS/PATG/LINE/SERS\n")
     assert "│ S  │ E  │ R  │ S  │" in out  # the tray
-    assert f"{len(solved.words)} words, {solved.total} points  (kjxqz, 3+ letters)" in out
-    assert out.rstrip().endswith(f"Total: {solved.total} points for {len(solved.words)} words")
+    assert f"{len(solved.words):,} words, {solved.total:,} points  (kjxqz, 3+ letters)" in out  # counts as elsewhere
+    assert out.rstrip().endswith(f"Total: {solved.total:,} points for {len(solved.words):,} words")
     listing = out.split("(kjxqz, 3+ letters)\n", 1)[1]
     lines = [line for line in listing.splitlines() if line.startswith("│")]
     rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines]
