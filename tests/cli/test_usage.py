@@ -339,6 +339,7 @@ def test_usage_errors_name_the_commands_own_help(runner, args, line):
             "leaves",
             "leaves show",
             "leaves train",
+            "lexicons",
         ]
     ),
 )
@@ -371,6 +372,7 @@ def test_every_command_is_in_that_list():
         "leaves",
         "leaves show",
         "leaves train",
+        "lexicons",
     }
 
 
