@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import solver_cli
+import solver_cli.api  # noqa: F401  (imported first: a test that patches a name the API imports must not bind it)
 from solver_cli._data import lexicons_folder
 from solver_cli.engine.movegen import NATIVE_BUILT
 
