@@ -9,6 +9,7 @@ shown. Every test runs on both engines (tests/engine/conftest.py)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from solver_cli.engine.leaves import LeaveTable, Valuation
 from solver_cli.engine.movegen import MAX_KEEP, NATIVE_BUILT, count_moves, generate_moves, ranked_moves
 from solver_cli.engine.ranking import Filters, fold_key, solve, solve_by_score
 from solver_cli.engine.rules import load_rules
-from solver_cli.errors import InputError, RulesError
+from solver_cli.errors import InputError, LexiconError, RulesError
 from solver_cli.formats.boardfile import parse_board
 
 SCRABBLE = load_rules("scrabble")
@@ -155,6 +156,32 @@ def test_the_apis_top_beyond_the_native_limit_lists_every_move(full_lexicon):
     everything = scrab.solve(position, "AEIRST?", full_lexicon, rank="score")
     huge = scrab.solve(position, "AEIRST?", full_lexicon, rank="score", top=2**24 + 1)
     assert [m.text for m in huge.moves] == [m.text for m in everything.moves] and len(huge.moves) == huge.total
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["AB", "AA"], "word 2: AA is not after AB"),
+        (["AB", "AB"], "word 2: AB is not after AB"),
+        ([""], "word 1: '' is not 1 to 64 letters A-Z"),
+        (["Ab"], "word 1: 'Ab' is not 1 to 64 letters A-Z"),
+        (["A\nB"], "word 1: 'A\\nB' is not"),
+        (["AT", "CAT\n"], "word 2: 'CAT\\n' is not"),
+        (["A\u00c9"], "is not 1 to 64 letters A-Z"),
+        (["A" * 65], "a word of 65 letters: the limit is 64"),
+    ],
+)
+@pytest.mark.parametrize("builder", ["python", "native"])
+def test_both_builders_refuse_the_words_the_native_one_refuses(words, message, builder):
+    """The native builder refused these with a ValueError (or split "A\nB" into two words,
+    or built an empty list from [""]); the Python one built a wrong array or failed inside."""
+    from solver_cli.lexicon.build import NATIVE_BUILT as BUILDER_BUILT
+    from solver_cli.lexicon.build import build_gaddag
+
+    if builder == "native" and not BUILDER_BUILT:
+        pytest.skip("the native builder is not built")
+    with pytest.raises(LexiconError, match=re.escape(message)):
+        build_gaddag(words, builder=builder)
 
 
 # --------------------------------------------------------------------------- blank folding
