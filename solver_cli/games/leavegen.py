@@ -325,6 +325,9 @@ def train(
     sizes = round_sizes(games, rounds)
     if batch < 1:
         raise InputError(f"batch must be at least 1, not {batch}")
+    if not (isinstance(smoothing, int | float) and 0 <= smoothing < float("inf")):
+        # the native leave_table refuses it (a ValueError after every game is played)
+        raise InputError(f"smoothing must be a number of at least 0, not {smoothing!r}")
     plan = {"games": games, "rounds": list(sizes), "seed": seed, "batch": batch, "smoothing": smoothing}
     table = LeaveTable.zeros("round-0")
     done_rounds: list[RoundReport] = []

@@ -291,3 +291,14 @@ def test_folding_makes_moves_only_for_the_rows_shown(small_gaddag, monkeypatch):
     shown = len(solution.moves)
     assert len(made) == shown - 1 and shown < solution.total // 3
     assert all(keep is not None and keep <= 4 * shown for keep, _ in asked)
+
+
+@pytest.mark.parametrize("smoothing", [-1, -0.5, float("nan"), float("inf")])
+def test_training_refuses_a_smoothing_the_native_table_refuses_before_a_game(small_gaddag, smoothing, monkeypatch):
+    """The native leave_table refused a negative or NaN smoothing with a ValueError, after
+    every game was played; the Python twin made a table of it. Now neither plays a game."""
+    from solver_cli.games import leavegen
+
+    monkeypatch.setattr(leavegen, "_runner", lambda *args: pytest.fail("a game started"))
+    with pytest.raises(InputError, match="smoothing must be a number of at least 0"):
+        leavegen.train(small_gaddag, SCRABBLE, "small", 2, rounds=1, smoothing=smoothing)
