@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from solver_cli.engine import _movegen_py
 from solver_cli.engine._movegen_py import RawMove
@@ -160,7 +160,7 @@ def generate_moves(
     """All legal moves for ``rack`` (27 counts, index 0 = blanks), unordered."""
     _check(board, rack, rules)
     if (engine or chosen_engine()) == "python":
-        return _movegen_py.generate_moves(board, rack, gaddag, rules)
+        return _listable(_movegen_py.generate_moves(board, rack, gaddag, rules))
     _, records = _native_call(board, rack, gaddag, rules, 0, False)
     return _decode(records)
 
@@ -170,7 +170,7 @@ def count_moves(board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, eng
     records, the twin's tuples) and count them: what ``scrab bench`` times."""
     _check(board, rack, rules)
     if (engine or chosen_engine()) == "python":
-        return len(_movegen_py.generate_moves(board, rack, gaddag, rules))
+        return len(_listable(_movegen_py.generate_moves(board, rack, gaddag, rules)))
     total, _ = _native_call(board, rack, gaddag, rules, 0, False)
     return total
 
@@ -198,7 +198,7 @@ def ranked_moves(
     if (engine or chosen_engine()) == "python":
         found = _python_candidates(board, rack, gaddag, rules, valuation)
         if keep is None or keep >= len(found):
-            return len(found), sorted(found, key=candidate_key)
+            return len(found), sorted(_listable(found), key=candidate_key)
         if keep == 0:
             return len(found), []
         # Only the candidates that can reach the top need the full ranking key.
@@ -318,20 +318,40 @@ def _native_call(
 ) -> tuple[int, bytes]:
     assert _movegen_c is not None
     leaves = None if valuation.leaves is None else native_leaves(valuation.leaves)
-    total, records = _movegen_c.generate(
-        native_lexicon(gaddag),
-        _layout(rules),
-        bytes(board.squares),
-        bytes(rack),
-        keep=keep,
-        sort=sort,
-        leaves=leaves,
-        bag=valuation.bag,
-        opponent=valuation.opponent,
-        exchange=valuation.exchange,
-        passes=valuation.passes,
-    )
+    try:
+        total, records = _movegen_c.generate(
+            native_lexicon(gaddag),
+            _layout(rules),
+            bytes(board.squares),
+            bytes(rack),
+            keep=keep,
+            sort=sort,
+            leaves=leaves,
+            bag=valuation.bag,
+            opponent=valuation.opponent,
+            exchange=valuation.exchange,
+            passes=valuation.passes,
+        )
+    except MemoryError as exc:
+        if str(exc).startswith("more than"):  # its list of every move is full (MAX_RECORDS)
+            raise _too_many() from None
+        raise
     return total, records
+
+
+_Listed = TypeVar("_Listed")
+
+
+def _listable(moves: list[_Listed]) -> list[_Listed]:
+    """``moves``, unless they are more than the native engine can list (``MAX_KEEP``): then
+    the same ``InputError`` as the native engine's, so both engines refuse alike."""
+    if len(moves) > MAX_KEEP:
+        raise _too_many()
+    return moves
+
+
+def _too_many() -> InputError:
+    return InputError(f"more than {MAX_KEEP:,} moves: too many to list; ask for the best ones (keep, --top)")
 
 
 def native_leaves(table: LeaveTable) -> _movegen_c.Leaves:

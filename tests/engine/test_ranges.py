@@ -302,3 +302,19 @@ def test_training_refuses_a_smoothing_the_native_table_refuses_before_a_game(sma
     monkeypatch.setattr(leavegen, "_runner", lambda *args: pytest.fail("a game started"))
     with pytest.raises(InputError, match="smoothing must be a number of at least 0"):
         leavegen.train(small_gaddag, SCRABBLE, "small", 2, rounds=1, smoothing=smoothing)
+
+
+def test_more_moves_than_the_native_list_holds_is_one_error_on_the_twin_too(small_gaddag, monkeypatch):
+    """The native engine lists at most MAX_RECORDS (2^24) moves, then raises; the twin now
+    refuses the same way (here with the bound lowered: 2^24 moves take the twin hours)."""
+    board = midgame()
+    total, _ = ranked_moves(board, rack("AEIRST?"), small_gaddag, SCRABBLE, keep=1, engine="python")
+    monkeypatch.setattr(movegen, "MAX_KEEP", total - 1)
+    for call in (
+        lambda: generate_moves(board, rack("AEIRST?"), small_gaddag, SCRABBLE, "python"),
+        lambda: count_moves(board, rack("AEIRST?"), small_gaddag, SCRABBLE, "python"),
+        lambda: ranked_moves(board, rack("AEIRST?"), small_gaddag, SCRABBLE, engine="python"),
+    ):
+        with pytest.raises(InputError, match=f"more than {total - 1:,} moves: too many to list"):
+            call()
+    assert ranked_moves(board, rack("AEIRST?"), small_gaddag, SCRABBLE, keep=5, engine="python")[0] == total
