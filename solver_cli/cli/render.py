@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import secrets
+import os
 from typing import TYPE_CHECKING, NamedTuple
 
 from solver_cli.cli._common import console
@@ -71,7 +71,7 @@ def json_text(payload: object) -> str:
     moves = payload.get("moves") if isinstance(payload, dict) else None
     exact: dict[str, str] = {}
     if isinstance(payload, dict) and isinstance(moves, list):
-        marker = secrets.token_hex(16)  # a string no input can hold by chance
+        marker = os.urandom(16).hex()  # a string no input holds by chance (secrets would import hashlib)
         marked = []
         for move in moves:
             if isinstance(move, dict) and any(isinstance(move.get(k), ExactNumber) for k in ("equity", "leave_value")):
