@@ -1811,6 +1811,9 @@ def test_json_scores_and_equities_above_2_53_are_exact(engine, giant_rules, tmp_
         0,
     )
     assert f'"equity": {expected},' in result.stdout
+    table = RUNNER.invoke(cli, args, env={"COLUMNS": "200"})  # wide enough for every column
+    no_crash(table)
+    assert f"│ {expected:,}.0 │" in table.stdout, table.stdout  # the Equity column, exact too
 
 
 def test_json_numbers_are_exact_decimals_and_ordinary_ones_unchanged():

@@ -216,7 +216,12 @@ def tenths(points: float, signed: bool = False) -> str:
     """``points`` with one decimal, rounded half up from its exact thousandths (equity is
     counted in thousandths), so that a score plus a leave value shown is the equity shown:
     20 and -3.45 show as 20, -3.4 and 16.6, never 16.5."""
-    count = (round(points * 1000) + 50) // 100
+    return tenths_of(round(points * SCALE), signed)
+
+
+def tenths_of(thousandths: int, signed: bool = False) -> str:
+    """``tenths`` from exact thousandths (a float's are not exact above 2^53)."""
+    count = (thousandths + 50) // 100
     sign = "-" if count < 0 else ("+" if signed else "")
     count = abs(count)
     return f"{sign}{count // 10:,}.{count % 10}"
@@ -276,7 +281,9 @@ def print_moves(
         line.append(move.leave or "-")
         if equity:
             line.append(tenths(move.leave_value, signed=True) if move.leave_value is not None else "-")
-            line.append(tenths(move.equity) if move.equity is not None else "-")
+            # from the exact score: the float equity loses its last digits above 2^53
+            exact = move.score * SCALE + round(move.leave_value * SCALE) if move.leave_value is not None else None
+            line.append(tenths_of(exact) if exact is not None else "-")
         line.append(", ".join(cross_word_text(w) for w in move.cross_words) or "-")
         cells.append(line)
     print_table(out, columns, cells, title)
