@@ -1595,7 +1595,8 @@ PyMODINIT_FUNC PyInit__movegen_c(void) {
         PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0 || PyModule_AddIntConstant(m, "MAX_RACK", MAX_RACK) < 0 ||
         PyModule_AddIntConstant(m, "MAX_VALUE", MAX_VALUE) < 0 || PyModule_AddIntConstant(m, "MAX_MULT", MAX_MULT) < 0 ||
         PyModule_AddIntConstant(m, "MAX_BINGO", MAX_BINGO) < 0 || PyModule_AddIntConstant(m, "MAX_BAG", MAX_BAG) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_RECORDS", (long)MAX_RECORDS) < 0) {
+        PyModule_AddIntConstant(m, "MAX_RECORDS", (long)MAX_RECORDS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_TILE_COUNT", MAX_TILE_COUNT) < 0) {
         Py_DECREF(m);
         return NULL;
     }

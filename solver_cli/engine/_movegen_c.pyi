@@ -14,6 +14,7 @@ MAX_MULT: int
 MAX_BINGO: int
 MAX_BAG: int
 MAX_RECORDS: int
+MAX_TILE_COUNT: int
 
 class Lexicon:
     def __init__(self, nodes: Buffer, root: int, dawg_root: int) -> None: ...

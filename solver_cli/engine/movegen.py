@@ -31,7 +31,7 @@ from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag, structure_problem
 from solver_cli.engine.leaves import SCALE, SCORE, LeaveTable, Valuation, exchanges
-from solver_cli.engine.rules import MAX_BINGO_BONUS, MAX_RACK_SIZE, MAX_SIDE, MAX_TILE_VALUE, Rules
+from solver_cli.engine.rules import MAX_BINGO_BONUS, MAX_RACK_SIZE, MAX_SIDE, MAX_TILE_VALUE, MAX_TILES, Rules
 from solver_cli.errors import InputError, RulesError
 
 if TYPE_CHECKING:
@@ -295,6 +295,11 @@ def check_rules(rules: Rules) -> None:
         type(v) is int and 0 <= v <= MAX_TILE_VALUE for v in rules.values
     ):
         problem = f"the letter values must be 27 integers from 0 to {MAX_TILE_VALUE:,}"
+    elif len(rules.counts) != ALPHABET_SIZE + 1 or not all(
+        type(n) is int and 0 <= n <= MAX_TILES for n in rules.counts
+    ):
+        # (what the native leave training takes: self-play checks the rules before it trains)
+        problem = f"the tile counts must be 27 integers from 0 to {MAX_TILES:,}"
     elif type(rules.rack_size) is not int or not 1 <= rules.rack_size <= MAX_RACK_SIZE:
         problem = f"the rack size must be 1 to {MAX_RACK_SIZE}, not {rules.rack_size!r}"
     elif type(rules.bingo_bonus) is not int or not 0 <= rules.bingo_bonus <= MAX_BINGO_BONUS:

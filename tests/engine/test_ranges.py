@@ -42,7 +42,7 @@ def rack(text: str) -> list[int]:
 @pytest.mark.skipif(not NATIVE_BUILT, reason="the native move generator is not built")
 def test_the_fronts_limits_are_the_native_engines():
     from solver_cli.engine import _movegen_c
-    from solver_cli.engine.rules import MAX_BINGO_BONUS, MAX_RACK_SIZE, MAX_SIDE, MAX_TILE_VALUE
+    from solver_cli.engine.rules import MAX_BINGO_BONUS, MAX_RACK_SIZE, MAX_SIDE, MAX_TILE_VALUE, MAX_TILES
 
     assert (_movegen_c.MAX_SIDE, _movegen_c.MAX_RACK, _movegen_c.MAX_VALUE, _movegen_c.MAX_BINGO) == (
         MAX_SIDE,
@@ -50,10 +50,11 @@ def test_the_fronts_limits_are_the_native_engines():
         MAX_TILE_VALUE,
         MAX_BINGO_BONUS,
     )
-    assert (_movegen_c.MAX_MULT, _movegen_c.MAX_BAG, _movegen_c.MAX_RECORDS) == (
+    assert (_movegen_c.MAX_MULT, _movegen_c.MAX_BAG, _movegen_c.MAX_RECORDS, _movegen_c.MAX_TILE_COUNT) == (
         movegen.MAX_MULTIPLIER,
         movegen.MAX_BAG,
         MAX_KEEP,
+        MAX_TILES,
     )
 
 
@@ -83,6 +84,7 @@ BAD_CALLS = {
     "rules with a multiplier of 5": ({"rules": {"word_mult": (5,) + SCRABBLE.word_mult[1:]}}, RulesError, "premiums"),
     "rules with a multiplier of 0": ({"rules": {"letter_mult": (0,) + SCRABBLE.letter_mult[1:]}}, RulesError, "1 to 4"),
     "rules with the centre off the board": ({"rules": {"centre": (15, 7)}}, RulesError, "centre"),
+    "rules with 1,001 tiles of a letter": ({"rules": {"counts": (2,) + (1001,) + (2,) * 25}}, RulesError, "counts"),
 }
 
 
