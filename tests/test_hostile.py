@@ -1722,3 +1722,116 @@ def test_cgp_output_with_an_awkward_lexicon_name(tmp_path, monkeypatch):
     assert result.exit_code in (0, 2), describe(result)
     if result.exit_code == 2:
         assert_error(result)
+
+
+# =========================================================================== ranges and sizes
+# Issue #23: a --top beyond the native engine's bound, blank folding's cost, scores and
+# equities beyond a float's 2^53, each on both engines.
+
+MIDGAME_BOARD = str(Path(__file__).resolve().parents[1] / "boards" / "midgame.txt")
+
+
+def test_a_top_beyond_the_native_engines_bound_lists_every_move(engine, small_list):
+    """`--top 16777217` crashed the native engine with a traceback (keep out of range)
+    while the Python twin answered; now both list every move, as --all does."""
+    base = ["solve", MIDGAME_BOARD, "--rack", "AEIRST?", "--lexicon", str(small_list)]
+    everything = assert_json(invoke([*base, "--all", "--json"]))
+    huge = assert_json(invoke([*base, "--top", "16777217", "--json"]))
+    assert huge["moves"] == everything["moves"] and len(huge["moves"]) == huge["total_moves"] > 100
+    table = invoke([*base, "--top", "16777217"])
+    no_crash(table)
+    assert table.exit_code == 0 and table.stdout.startswith(f"{huge['total_moves']:,} of {huge['total_moves']:,} moves")
+
+
+def test_blank_folding_makes_a_move_only_for_each_move_shown(engine, monkeypatch):
+    """Issue #23, item 11: to fold one row the table made a Move for every move of the last
+    row's equity (a rack of 20 blanks on a 26x26 board: 3.3 million of them, 219 s). Here,
+    the same shape at a modest size: on an empty board every placement of '??' scores 0,
+    so before, the 107 moves of the third row cost 675 Moves (the whole tier, more than
+    once); now exactly the moves shown."""
+    import solver_cli.engine.ranking as ranking
+
+    made = []
+    real = ranking.build_move
+
+    def counting(*args, **kwargs):
+        made.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ranking, "build_move", counting)
+    board = str(Path(__file__).resolve().parents[1] / "boards" / "empty.txt")
+    result = invoke(["solve", board, "--rack", "??", "--rank", "score", "--top", "3"])
+    no_crash(result)
+    assert result.exit_code == 0, describe(result)
+    title = re.match(r"(\d+) of (\d+) moves \(in 3 rows, blanks folded\)", result.stdout)
+    assert title is not None, result.stdout
+    shown, total = int(title[1]), int(title[2])
+    body = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert [line.split("│")[3].split()[0] for line in body[:2]] == ["pass", "exchange"]
+    assert len(made) == shown - 2 and 100 < shown < total // 3  # the pass and exchange are no placements
+
+
+@pytest.fixture(scope="module")
+def giant_rules(tmp_path_factory) -> tuple[Path, Path]:
+    """A 26x26 board of quadruple-word squares, letters worth 1,000 and a rack of 20: one
+    20-letter word across scores 20,000 x 4^20 + 50, more than 2^54. No exchanges: the 2^20
+    of a rack of 20 distinct tiles would keep the Python twin busy for minutes."""
+    folder = tmp_path_factory.mktemp("giant")
+    rules = folder / "giant.toml"
+    rules.write_text(
+        'name = "giant"\nrack_size = 20\nbingo_bonus = 50\nexchange_max = 0\n'
+        + "layout = [\n"
+        + "".join(f'  "{"Q" * 26}",\n' for _ in range(26))
+        + "]\n[tiles]\n"
+        + "".join(f"{ch} = [9, 1000]\n" for ch in LETTERS)
+        + '"?" = [2, 0]\n'
+    )
+    words = folder / "words.txt"
+    words.write_text("ABCDEFGHIJKLMNOPQRST\n")
+    return rules, words
+
+
+def test_json_scores_and_equities_above_2_53_are_exact(engine, giant_rules, tmp_path, monkeypatch):
+    """Issue #23, item 12: the JSON's equity was a float, off by the float's spacing above
+    2^53; now a whole equity is an integer at any size (and 77 still reads 77)."""
+    monkeypatch.setenv("SCRAB_CACHE_DIR", str(tmp_path))
+    rules, words = giant_rules
+    board = tmp_path / "empty.txt"
+    board.write_text(("." * 26 + "\n") * 26)
+    args = ["solve", str(board), "--rules", str(rules), "--lexicon", str(words), "--rack", "ABCDEFGHIJKLMNOPQRST"]
+    result = invoke([*args, "--json"])
+    data = assert_json(result)
+    best = data["moves"][0]
+    expected = 20 * 1000 * 4**20 + 50
+    assert expected > 2**54 and float(expected) != expected
+    assert (best["word"], best["score"], best["equity"], best["leave_value"]) == (
+        "ABCDEFGHIJKLMNOPQRST",
+        expected,
+        expected,
+        0,
+    )
+    assert f'"equity": {expected},' in result.stdout
+    table = RUNNER.invoke(cli, args, env={"COLUMNS": "200"})  # wide enough for every column
+    no_crash(table)
+    assert f"│ {expected:,}.0 │" in table.stdout, table.stdout  # the Equity column, exact too
+
+
+def test_json_numbers_are_exact_decimals_and_ordinary_ones_unchanged():
+    """The rule for every equity and leave value written: an integer when whole, a float
+    while it is exact (a shortest repr of at most 15 digits), else the exact decimal."""
+    from decimal import Decimal
+
+    from solver_cli.cli.render import exact_points, json_text
+
+    assert exact_points(77_000) == 77 and type(exact_points(77_000)) is int
+    assert exact_points(40_330) == 40.33 and exact_points(-1_370) == -1.37 and exact_points(0) == 0
+    assert type(exact_points(2**60 * 1000)) is int
+    huge = (2**60 * 1000 + 125, -(2**60 * 1000) - 5)
+    payload = {"moves": [{"equity": exact_points(t), "leave_value": exact_points(-1_370)} for t in huge], "n": 1}
+    text = json_text(payload)
+    assert "1152921504606846976.125" in text and "-1152921504606846976.005" in text
+    exact = json.loads(text, parse_float=Decimal)["moves"]
+    assert [m["equity"] for m in exact] == [Decimal("1152921504606846976.125"), Decimal("-1152921504606846976.005")]
+    assert [m["leave_value"] for m in exact] == [Decimal("-1.37")] * 2
+    assert json.loads(json.dumps(payload))["moves"][0]["equity"] == float(2**60) + 0.125  # plain dumps: a float
+    assert json_text({"moves": [{"equity": 77}]}) == '{"moves": [{"equity": 77}]}'

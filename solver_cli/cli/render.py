@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
 from typing import TYPE_CHECKING, NamedTuple
 
 from solver_cli._text import plural
 from solver_cli.cli._common import console
 from solver_cli.engine.alphabet import BLANK_BIT, LETTERS, letter_of
 from solver_cli.engine.board import Board
+from solver_cli.engine.leaves import SCALE
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, Word
 from solver_cli.engine.unseen import Unseen
@@ -34,10 +37,73 @@ def word_json(word: Word) -> dict[str, object]:
     return out
 
 
+class ExactNumber(float):
+    """A number of points with thousandths too large for a float to hold exactly: ``text``
+    is its exact decimal, which ``json_text`` writes (plain ``json.dumps`` writes the float)."""
+
+    text: str
+
+    def __new__(cls, thousandths: int) -> ExactNumber:
+        number = super().__new__(cls, thousandths / SCALE)
+        whole, part = divmod(abs(thousandths), SCALE)
+        number.text = f"{'-' if thousandths < 0 else ''}{whole}.{part:03d}".rstrip("0").rstrip(".")
+        return number
+
+
+# Below this many thousandths a float's shortest repr is the exact decimal (15 digits at most).
+_FLOAT_EXACT = 10**15
+
+
+def exact_points(thousandths: int) -> int | float:
+    """Points from thousandths, for JSON, exactly: an int when whole (at any size: 77, as
+    ever), else a float while its repr is the exact decimal (40.33), else an
+    ``ExactNumber``."""
+    whole, part = divmod(thousandths, SCALE)
+    if not part:
+        return whole
+    if abs(thousandths) < _FLOAT_EXACT:
+        return thousandths / SCALE
+    return ExactNumber(thousandths)
+
+
+def json_text(payload: object) -> str:
+    """``json.dumps(payload)``, with each ``ExactNumber`` in a move's ``equity`` or
+    ``leave_value`` written as its exact decimal (JSON numbers have any precision)."""
+    moves = payload.get("moves") if isinstance(payload, dict) else None
+    exact: dict[str, str] = {}
+    if isinstance(payload, dict) and isinstance(moves, list):
+        marker = os.urandom(16).hex()  # a string no input holds by chance (secrets would import hashlib)
+        marked = []
+        for move in moves:
+            if isinstance(move, dict) and any(isinstance(move.get(k), ExactNumber) for k in ("equity", "leave_value")):
+                move = dict(move)
+                for key in ("equity", "leave_value"):
+                    value = move.get(key)
+                    if isinstance(value, ExactNumber):
+                        token = f"{marker}-{len(exact)}"
+                        exact[json.dumps(token)] = value.text
+                        move[key] = token
+            marked.append(move)
+        if exact:
+            payload = {**payload, "moves": marked}
+    text = json.dumps(payload)
+    for token, number in exact.items():
+        text = text.replace(token, number, 1)
+    return text
+
+
 def move_json(move: Move, rank: int) -> dict[str, object]:
     """A move for ``--json``: ``kind`` (``place``, ``exchange`` with ``exchanged``, ``pass``);
     an exchange or a pass has no square (``row``, ``col``, ``direction`` null), no word and
-    no tiles placed. ``leave_value`` and ``equity`` are null when ranked by score."""
+    no tiles placed. ``leave_value`` and ``equity`` are null when ranked by score, and exact
+    (see ``exact_points``): ``score`` and ``equity`` are ints up to any size, a float being
+    exact only to 2^53."""
+    leave_value = equity = None
+    if move.leave_value is not None:
+        # The leave's value is small (at most 2^31 thousandths): its float is exact.
+        leave = round(move.leave_value * SCALE)
+        leave_value = exact_points(leave)
+        equity = exact_points(move.score * SCALE + leave)
     place = move.kind == "place"
     out: dict[str, object] = {"rank": rank, "kind": move.kind}
     if move.kind == "exchange":
@@ -53,8 +119,8 @@ def move_json(move: Move, rank: int) -> dict[str, object]:
         bingo=move.bingo,
         placed=[{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in move.placed],
         leave=move.leave,
-        leave_value=move.leave_value,
-        equity=move.equity,
+        leave_value=leave_value,
+        equity=equity,
         cross_words=[word_json(w) for w in move.cross_words],
     )
     return out
@@ -151,7 +217,12 @@ def tenths(points: float, signed: bool = False) -> str:
     """``points`` with one decimal, rounded half up from its exact thousandths (equity is
     counted in thousandths), so that a score plus a leave value shown is the equity shown:
     20 and -3.45 show as 20, -3.4 and 16.6, never 16.5."""
-    count = (round(points * 1000) + 50) // 100
+    return tenths_of(round(points * SCALE), signed)
+
+
+def tenths_of(thousandths: int, signed: bool = False) -> str:
+    """``tenths`` from exact thousandths (a float's are not exact above 2^53)."""
+    count = (thousandths + 50) // 100
     sign = "-" if count < 0 else ("+" if signed else "")
     count = abs(count)
     return f"{sign}{count // 10:,}.{count % 10}"
@@ -212,7 +283,9 @@ def print_moves(
         line.append(move.leave or "-")
         if equity:
             line.append(tenths(move.leave_value, signed=True) if move.leave_value is not None else "-")
-            line.append(tenths(move.equity) if move.equity is not None else "-")
+            # from the exact score: the float equity loses its last digits above 2^53
+            exact = move.score * SCALE + round(move.leave_value * SCALE) if move.leave_value is not None else None
+            line.append(tenths_of(exact) if exact is not None else "-")
         line.append(", ".join(cross_word_text(w) for w in move.cross_words) or "-")
         cells.append(line)
     print_table(out, columns, cells, title)

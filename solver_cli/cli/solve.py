@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import click
@@ -30,11 +29,6 @@ from solver_cli.cli._game import position_lexicon, read_game_position, turn_opti
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
-    from solver_cli.engine.board import Board
-    from solver_cli.engine.gaddag import Gaddag
-    from solver_cli.engine.leaves import Valuation
-    from solver_cli.engine.ranking import Filters, Solution
-    from solver_cli.engine.rules import Rules
     from solver_cli.engine.scoring import Move
     from solver_cli.formats.position import LoadedPosition
 
@@ -208,13 +202,17 @@ def solve(
             warn(message)
         ranking = choose_ranking(rank, leaves_path, rule_set, chosen_lexicon)
         valuation = valuation_for(position.board, counts, rule_set, ranking.leaves)
+        # With folding, the library counts table rows and returns every move in them.
         wanted = None if show_all else max(top, move_rank if show_board else 0)
-        if sort == "score" and ranking.leaves is not None:
-            from solver_cli.engine.ranking import solve_by_score
+        from solver_cli.engine.ranking import solve as run_solve
+        from solver_cli.engine.ranking import solve_by_score
 
-            solution = solve_by_score(position.board, counts, lex.gaddag, rule_set, filters, valuation)
+        if sort == "score" and ranking.leaves is not None:
+            solution = solve_by_score(
+                position.board, counts, lex.gaddag, rule_set, filters, valuation, wanted, fold=fold
+            )
         else:
-            solution = ranked_moves(position.board, counts, lex.gaddag, rule_set, filters, wanted, fold, valuation)
+            solution = run_solve(position.board, counts, lex.gaddag, rule_set, wanted, filters, valuation, fold=fold)
         unseen = unseen_tiles(position.board, counts, rule_set)
     except ScrabError as exc:
         raise to_click_error(exc) from None
@@ -225,7 +223,7 @@ def solve(
     cgp_text = position_cgp(position.board, rack_text(counts), lex.name) if print_cgp else None
 
     if as_json:
-        from solver_cli.cli.render import moves_json, unseen_json
+        from solver_cli.cli.render import json_text, moves_json, unseen_json
 
         payload = {
             "rules": rule_set.name,
@@ -242,7 +240,7 @@ def solve(
         }
         if cgp_text:
             payload["cgp"] = cgp_text
-        click.echo(json.dumps(payload))
+        click.echo(json_text(payload))
         return
     from solver_cli.cli._common import console
     from solver_cli.cli.render import print_board, print_moves
@@ -292,47 +290,3 @@ def first_rows(moves: list[Move], rows: int, fold: bool) -> list[Move]:
     kept = move_rows(moves, fold=True)[:rows]
     chosen = {id(m) for row in kept for m in (row.move, *row.others)}
     return [m for m in moves if id(m) in chosen]
-
-
-def ranked_moves(
-    board: Board,
-    counts: list[int],
-    gaddag: Gaddag,
-    rules: Rules,
-    filters: Filters,
-    wanted: int | None,
-    fold: bool,
-    valuation: Valuation,
-) -> Solution:
-    """The best ``wanted`` moves (all if None) by ``valuation``; with ``fold``, enough more
-    that the first ``wanted`` table rows hold every move that folds into them."""
-    from solver_cli.engine.ranking import solve as run_solve
-
-    limit = wanted
-    solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters, valuation=valuation)
-    if not fold or wanted is None:
-        return solution
-    from solver_cli.cli.render import fold_key, move_rows
-
-    while limit is not None and len(solution.moves) == limit:  # the list may go on
-        rows = move_rows(solution.moves, fold=True)[:wanted]
-        # Moves that fold together share their score and squares, so their tier: every move
-        # ranked after the last one listed is in its tier or a later one, and a row of an
-        # earlier tier is whole.
-        last = _tier(solution.moves[-1], filters.sort)
-        if len(rows) == wanted and all(fold_key(r.move) is None or _tier(r.move, filters.sort) != last for r in rows):
-            break
-        limit *= 4
-        solution = run_solve(board, counts, gaddag, rules, limit=limit, filters=filters, valuation=valuation)
-    return solution
-
-
-def _tier(move: Move, sort: str) -> tuple[float, float]:
-    """The start of the ranking order (``--sort``, then equity or score), which folded
-    moves share (they keep the same leave, so they have the same equity)."""
-    value = move.equity if move.equity is not None else move.score
-    if sort == "length":
-        return (len(move.word), value)
-    if sort == "tiles":
-        return (len(move.placed), value)
-    return (value, 0)

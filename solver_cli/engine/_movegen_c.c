@@ -476,6 +476,24 @@ static void sink_add(Sink *s, const Record *r) {
         return;
     }
     if (s->count < (size_t)s->keep) { /* sift up */
+        if (s->count == s->cap) {
+            /* The heap grows as moves come, up to `keep`: a --top far above the moves there
+             * are costs no memory up front. */
+            if (s->failed) {
+                return;
+            }
+            size_t cap = s->cap * 2;
+            if (cap > (size_t)s->keep) {
+                cap = (size_t)s->keep;
+            }
+            Record *items = realloc(s->items, cap * sizeof(Record));
+            if (items == NULL) {
+                s->failed = 1;
+                return;
+            }
+            s->items = items;
+            s->cap = cap;
+        }
         size_t i = s->count++;
         s->items[i] = *r;
         while (i > 0) {
@@ -1178,8 +1196,8 @@ static PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds) {
         spare_items = NULL;
         spare_cap = 0;
     } else {
-        sink.items = malloc((size_t)keep * sizeof(Record));
-        sink.cap = (size_t)keep;
+        sink.cap = keep < 1024 ? (size_t)keep : 1024;
+        sink.items = malloc(sink.cap * sizeof(Record));
         if (sink.items == NULL) {
             free(G);
             PyBuffer_Release(&squares);
@@ -1572,7 +1590,13 @@ PyMODINIT_FUNC PyInit__movegen_c(void) {
     }
     if (PyModule_AddIntConstant(m, "RECORD_SIZE", (long)sizeof(Record)) < 0 ||
         PyModule_AddIntConstant(m, "LEAVE_TABLE_SIZE", (long)LEAVE_OFFSET[MAX_LEAVE + 1]) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_LEAVE", MAX_LEAVE) < 0) {
+        PyModule_AddIntConstant(m, "MAX_LEAVE", MAX_LEAVE) < 0 ||
+        /* the ranges the entry points check, which movegen.py checks first for both engines */
+        PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0 || PyModule_AddIntConstant(m, "MAX_RACK", MAX_RACK) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_VALUE", MAX_VALUE) < 0 || PyModule_AddIntConstant(m, "MAX_MULT", MAX_MULT) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_BINGO", MAX_BINGO) < 0 || PyModule_AddIntConstant(m, "MAX_BAG", MAX_BAG) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_RECORDS", (long)MAX_RECORDS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_TILE_COUNT", MAX_TILE_COUNT) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -7,6 +7,14 @@ from typing_extensions import Buffer
 RECORD_SIZE: int
 LEAVE_TABLE_SIZE: int
 MAX_LEAVE: int
+MAX_SIDE: int
+MAX_RACK: int
+MAX_VALUE: int
+MAX_MULT: int
+MAX_BINGO: int
+MAX_BAG: int
+MAX_RECORDS: int
+MAX_TILE_COUNT: int
 
 class Lexicon:
     def __init__(self, nodes: Buffer, root: int, dawg_root: int) -> None: ...

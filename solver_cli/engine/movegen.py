@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from solver_cli.engine import _movegen_py
 from solver_cli.engine._movegen_py import RawMove
-from solver_cli.engine.alphabet import BLANK_BIT
+from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag, structure_problem
 from solver_cli.engine.leaves import SCALE, SCORE, LeaveTable, Valuation, exchanges
-from solver_cli.engine.rules import Rules
-from solver_cli.errors import InputError
+from solver_cli.engine.rules import MAX_BINGO_BONUS, MAX_RACK_SIZE, MAX_SIDE, MAX_TILE_VALUE, MAX_TILES, Rules
+from solver_cli.errors import InputError, RulesError
 
 if TYPE_CHECKING:
     from solver_cli.engine import _movegen_c
@@ -69,6 +69,20 @@ ENGINES = ("native", "python")
 # One record: score (int64), leave (int32, thousandths of a point), kind, down, line, start,
 # length, blanks (uint8 each), the main word's codes (26 bytes, zero past its length), padding.
 RECORD = struct.Struct("=qi6B26s4x")
+
+# The ranges the native engine enforces at its entry points (``_movegen_c.c``: Layout and
+# generate), checked by this front before either engine runs, so that both refuse the same
+# input with the same ``InputError`` (the native one would raise a bare ValueError, the twin
+# would answer or fail somewhere inside). tests/engine/test_ranges.py holds them equal to the
+# C's own constants.
+MAX_MULTIPLIER = 4  # a premium square multiplies by at most 4 (q, Q)
+MAX_BAG = 100_000  # tiles in the bag; a rule set has at most 1,000
+MAX_OPPONENT = MAX_RACK_SIZE * MAX_TILE_VALUE  # the face value of a full rack
+# The most moves the native engine keeps or lists (MAX_RECORDS, 768 MB of records). Asking
+# for more of the best moves than that is asking for all of them: both engines then rank
+# every move, so a --top beyond it is no error.
+MAX_KEEP = 1 << 24
+VALID_SQUARES = frozenset((0, *range(1, ALPHABET_SIZE + 1), *range(BLANK_BIT + 1, BLANK_BIT + ALPHABET_SIZE + 1)))
 
 
 RankKey = tuple[int, int, bool, int, int, tuple[int, ...]]
@@ -147,9 +161,9 @@ def generate_moves(
     board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, engine: str | None = None
 ) -> list[RawMove]:
     """All legal moves for ``rack`` (27 counts, index 0 = blanks), unordered."""
-    _check(board, rules)
+    _check(board, rack, rules)
     if (engine or chosen_engine()) == "python":
-        return _movegen_py.generate_moves(board, rack, gaddag, rules)
+        return _listable(_movegen_py.generate_moves(board, rack, gaddag, rules))
     _, records = _native_call(board, rack, gaddag, rules, 0, False)
     return _decode(records)
 
@@ -157,9 +171,9 @@ def generate_moves(
 def count_moves(board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, engine: str | None = None) -> int:
     """Generate every legal move in the engine's own form (the native engine's packed
     records, the twin's tuples) and count them: what ``scrab bench`` times."""
-    _check(board, rules)
+    _check(board, rack, rules)
     if (engine or chosen_engine()) == "python":
-        return len(_movegen_py.generate_moves(board, rack, gaddag, rules))
+        return len(_listable(_movegen_py.generate_moves(board, rack, gaddag, rules)))
     total, _ = _native_call(board, rack, gaddag, rules, 0, False)
     return total
 
@@ -176,14 +190,18 @@ def ranked_moves(
     """(how many candidate moves there are, the best ``keep`` of them in rank order); every
     candidate, ranked, when ``keep`` is None. Candidates are the legal placements, and the
     exchanges and the pass when ``valuation`` allows them; they rank by score, or by equity
-    when ``valuation`` has leave values."""
-    _check(board, rules)
-    if keep is not None and keep < 0:
-        raise ValueError(f"keep must be >= 0, not {keep}")
+    when ``valuation`` has leave values. A ``keep`` above ``MAX_KEEP`` asks for every
+    candidate (no engine can hold more)."""
+    _check(board, rack, rules, valuation)
+    if keep is not None:
+        if type(keep) is not int or keep < 0:
+            raise InputError(f"keep must be a non-negative integer or None, not {keep!r}")
+        if keep > MAX_KEEP:
+            keep = None
     if (engine or chosen_engine()) == "python":
         found = _python_candidates(board, rack, gaddag, rules, valuation)
         if keep is None or keep >= len(found):
-            return len(found), sorted(found, key=candidate_key)
+            return len(found), sorted(_listable(found), key=candidate_key)
         if keep == 0:
             return len(found), []
         # Only the candidates that can reach the top need the full ranking key.
@@ -226,9 +244,81 @@ def _python_candidates(
     return found
 
 
-def _check(board: Board, rules: Rules) -> None:
+def _check(board: Board, rack: list[int], rules: Rules, valuation: Valuation = SCORE) -> None:
+    """Refuse, for both engines alike and before either runs, every argument the native
+    engine's entry points refuse (``InputError``, ``RulesError`` for a rule set)."""
+    check_rules(rules)
     if board.rows != rules.rows or board.cols != rules.cols or len(board.squares) != rules.rows * rules.cols:
-        raise ValueError("board and rules differ in size")
+        raise InputError(
+            f"the board is {board.rows}x{board.cols} ({len(board.squares)} squares); "
+            f"the {rules.name} board is {rules.rows}x{rules.cols}"
+        )
+    if not VALID_SQUARES.issuperset(board.squares):
+        square, code = next((i, code) for i, code in enumerate(board.squares) if code not in VALID_SQUARES)
+        raise InputError(f"the board's square {square} holds {code!r}, not a tile code")
+    if len(rack) != ALPHABET_SIZE + 1 or not all(type(n) is int and n >= 0 for n in rack):
+        raise InputError("rack counts must be 27 non-negative integers: blanks first, then A..Z")
+    if sum(rack) > MAX_RACK_SIZE:
+        raise InputError(f"rack has {sum(rack)} tiles; a rack holds at most {MAX_RACK_SIZE}")
+    if valuation is not SCORE:
+        _check_valuation(valuation)
+
+
+def _check_valuation(valuation: Valuation) -> None:
+    if valuation.leaves is not None and not isinstance(valuation.leaves, LeaveTable):
+        raise InputError(f"leaves must be a LeaveTable or None, not {type(valuation.leaves).__name__}")
+    for name, value, most in (
+        ("bag", valuation.bag, MAX_BAG),
+        ("opponent", valuation.opponent, MAX_OPPONENT),
+        ("exchange", valuation.exchange, MAX_RACK_SIZE),
+    ):
+        if type(value) is not int or not 0 <= value <= most:
+            raise InputError(f"valuation {name} must be an integer from 0 to {most:,}, not {value!r}")
+
+
+# Rule sets already checked, by id (the object is kept, so its id is not reused meanwhile).
+_CHECKED_RULES: dict[int, Rules] = {}
+
+
+def check_rules(rules: Rules) -> None:
+    """``RulesError`` unless ``rules`` is within what both engines take: the limits a rule
+    file is read with (engine/rules.py), which a ``Rules`` made in code may not respect."""
+    if _CHECKED_RULES.get(id(rules)) is rules:
+        return
+    squares = rules.rows * rules.cols if type(rules.rows) is int and type(rules.cols) is int else -1
+    problem = None
+    if not (2 <= rules.rows <= MAX_SIDE and 2 <= rules.cols <= MAX_SIDE):
+        problem = f"the board must be 2..{MAX_SIDE} squares a side, not {rules.rows}x{rules.cols}"
+    elif any(
+        len(mult) != squares or not all(type(m) is int and 1 <= m <= MAX_MULTIPLIER for m in mult)
+        for mult in (rules.letter_mult, rules.word_mult)
+    ):
+        problem = f"the premiums must be {squares} multipliers of 1 to {MAX_MULTIPLIER}"
+    elif len(rules.values) != ALPHABET_SIZE + 1 or not all(
+        type(v) is int and 0 <= v <= MAX_TILE_VALUE for v in rules.values
+    ):
+        problem = f"the letter values must be 27 integers from 0 to {MAX_TILE_VALUE:,}"
+    elif len(rules.counts) != ALPHABET_SIZE + 1 or not all(
+        type(n) is int and 0 <= n <= MAX_TILES for n in rules.counts
+    ):
+        # (what the native leave training takes: self-play checks the rules before it trains)
+        problem = f"the tile counts must be 27 integers from 0 to {MAX_TILES:,}"
+    elif type(rules.rack_size) is not int or not 1 <= rules.rack_size <= MAX_RACK_SIZE:
+        problem = f"the rack size must be 1 to {MAX_RACK_SIZE}, not {rules.rack_size!r}"
+    elif type(rules.bingo_bonus) is not int or not 0 <= rules.bingo_bonus <= MAX_BINGO_BONUS:
+        problem = f"the bingo bonus must be 0 to {MAX_BINGO_BONUS:,}, not {rules.bingo_bonus!r}"
+    elif not (
+        len(rules.centre) == 2
+        and all(type(x) is int for x in rules.centre)
+        and 0 <= rules.centre[0] < rules.rows
+        and 0 <= rules.centre[1] < rules.cols
+    ):
+        problem = f"the centre {rules.centre!r} is off the {rules.rows}x{rules.cols} board"
+    if problem is not None:
+        raise RulesError(f"rule set {rules.name}: {problem}")
+    if len(_CHECKED_RULES) > 64:  # rule sets are few; never let the table grow without bound
+        _CHECKED_RULES.clear()
+    _CHECKED_RULES[id(rules)] = rules
 
 
 def _native_call(
@@ -236,20 +326,40 @@ def _native_call(
 ) -> tuple[int, bytes]:
     assert _movegen_c is not None
     leaves = None if valuation.leaves is None else native_leaves(valuation.leaves)
-    total, records = _movegen_c.generate(
-        native_lexicon(gaddag),
-        _layout(rules),
-        bytes(board.squares),
-        bytes(rack),
-        keep=keep,
-        sort=sort,
-        leaves=leaves,
-        bag=valuation.bag,
-        opponent=valuation.opponent,
-        exchange=valuation.exchange,
-        passes=valuation.passes,
-    )
+    try:
+        total, records = _movegen_c.generate(
+            native_lexicon(gaddag),
+            _layout(rules),
+            bytes(board.squares),
+            bytes(rack),
+            keep=keep,
+            sort=sort,
+            leaves=leaves,
+            bag=valuation.bag,
+            opponent=valuation.opponent,
+            exchange=valuation.exchange,
+            passes=valuation.passes,
+        )
+    except MemoryError as exc:
+        if str(exc).startswith("more than"):  # its list of every move is full (MAX_RECORDS)
+            raise _too_many() from None
+        raise
     return total, records
+
+
+_Listed = TypeVar("_Listed")
+
+
+def _listable(moves: list[_Listed]) -> list[_Listed]:
+    """``moves``, unless they are more than the native engine can list (``MAX_KEEP``): then
+    the same ``InputError`` as the native engine's, so both engines refuse alike."""
+    if len(moves) > MAX_KEEP:
+        raise _too_many()
+    return moves
+
+
+def _too_many() -> InputError:
+    return InputError(f"more than {MAX_KEEP:,} moves: too many to list; ask for the best ones (keep, --top)")
 
 
 def native_leaves(table: LeaveTable) -> _movegen_c.Leaves:
@@ -344,7 +454,7 @@ def ranked_records(
     early) and so should not build a Python object per candidate. Read them with
     ``record_at`` and ``equity_at``. The native engine's records are passed on as they come
     from its one call; the twin's candidates are packed alike."""
-    _check(board, rules)
+    _check(board, rack, rules, valuation)
     if (engine or chosen_engine()) == "python":
         total, found = ranked_moves(board, rack, gaddag, rules, None, valuation, "python")
         return total, b"".join(_pack(c) for c in found)

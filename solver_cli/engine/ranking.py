@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -11,7 +11,7 @@ from solver_cli.engine.alphabet import BLANK_BIT, parse_rack, rack_text, shown_c
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.leaves import SCALE, SCORE, Valuation
-from solver_cli.engine.movegen import KINDS, PLACE, Candidate, RawMove, ranked_moves
+from solver_cli.engine.movegen import KINDS, PLACE, Candidate, RawMove, candidate_key, ranked_moves
 from solver_cli.engine.notation import parse_square
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, build_move, other_move
@@ -196,6 +196,126 @@ def _sort_key(sort: str, board: Board) -> Callable[[Candidate], int]:
     )
 
 
+def fold_key(board: Board, c: Candidate) -> Hashable | None:
+    """Candidates with the same key differ only in their main word, through a blank: the same
+    squares, score, tiles used (so the same leave) and letters on the squares that form
+    cross-words (so the same cross-words). None for a move that places no blank (never
+    folded). Two candidates share it exactly when their ``Move``s share the table's key
+    (``cli.render.fold_key``), which this computes without making the ``Move``s."""
+    if c.kind != PLACE:
+        return None
+    squares, cols, rows = board.squares, board.cols, board.rows
+    placed = []
+    used = []
+    crossing = []
+    for k, code in enumerate(c.codes):
+        along = c.start + k
+        row, col = (along, c.line) if c.down else (c.line, along)
+        square = row * cols + col
+        if squares[square]:
+            continue
+        placed.append(square)
+        used.append(0 if code >= BLANK_BIT else code)
+        # A cross-word forms where a board tile touches the square across the move's line.
+        if c.down:
+            crosses = (col > 0 and squares[square - 1]) or (col + 1 < cols and squares[square + 1])
+        else:
+            crosses = (row > 0 and squares[square - cols]) or (row + 1 < rows and squares[square + cols])
+        if crosses:
+            crossing.append(code)
+    if 0 not in used:
+        return None
+    return (tuple(placed), c.score, tuple(sorted(used)), tuple(crossing))
+
+
+Block = Callable[[Candidate], tuple[object, ...]]
+
+
+def _rank_block(c: Candidate) -> tuple[object, ...]:
+    """What the moves of one folded row share at the head of the rank order: equity, blanks in
+    the main word (they use the same tiles), kind, direction, line and first square (the same
+    squares). So a row's moves lie in one run of the order, and only that run needs reading."""
+    return candidate_key(c)[:6]
+
+
+def _sorted_block(first: Callable[[Candidate], int]) -> Block:
+    return lambda c: (first(c), *candidate_key(c)[:6])
+
+
+def first_rows(
+    board: Board, ranked: Sequence[Candidate], rows: int, block: Block, complete: bool
+) -> list[Candidate] | None:
+    """The candidates of the first ``rows`` rows of ``ranked`` with blank choices folded
+    (``fold_key``), in their order: every candidate up to the last row's first, then the
+    rest of those rows' candidates, which can only be in the ``block`` of the order the last
+    row starts in. None when ``ranked`` is a prefix of the order (not ``complete``) that may
+    end before them. The work is linear in the candidates up to the end of that block, not
+    in the whole list."""
+    if rows <= 0:
+        return []
+    seen: set[Hashable] = set()
+    heads = 0
+    for i, c in enumerate(ranked):
+        key = fold_key(board, c)
+        if key is not None and key in seen:
+            continue
+        if heads < rows:
+            heads += 1
+            if key is not None:
+                seen.add(key)
+            continue
+        # c would start one row too many: the rows' other moves are in the block that ends here.
+        chosen = list(ranked[:i])
+        last = block(ranked[i - 1])
+        for later in ranked[i:]:
+            if block(later) != last:
+                return chosen
+            if fold_key(board, later) in seen:
+                chosen.append(later)
+        return chosen if complete else None
+    return list(ranked) if complete else None
+
+
+def _take(board: Board, ranked: list[Candidate], limit: int | None, fold: bool, block: Block) -> list[Candidate]:
+    if not fold or limit is None:
+        return ranked[:limit]
+    chosen = first_rows(board, ranked, limit, block, complete=True)
+    assert chosen is not None  # a complete list always holds its rows
+    return chosen
+
+
+def _best_rows(
+    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, rows: int, valuation: Valuation
+) -> tuple[int, list[Candidate]]:
+    """(every candidate's count, the candidates of the first ``rows`` folded rows), asking
+    the engine for the best few only: for 4 times more while a row may go on past them."""
+    keep = rows
+    while True:
+        total, ranked = ranked_moves(board, rack, gaddag, rules, keep=keep, valuation=valuation)
+        chosen = first_rows(board, ranked, rows, _rank_block, complete=len(ranked) == total)
+        if chosen is not None:
+            return total, chosen
+        # Never more than there are (above MAX_KEEP, ranked_moves ranks all): this ends.
+        keep = min(keep * 4, total)
+
+
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and (type(limit) is not int or limit < 0):
+        raise InputError(f"limit must be a non-negative integer or None, not {limit!r}")
+
+
+def _filtered(
+    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, filters: Filters | None, valuation: Valuation
+) -> tuple[int, list[Candidate]]:
+    """(every candidate's count, the candidates the filters keep in the ``filters.sort`` order)."""
+    total, ranked = ranked_moves(board, rack, gaddag, rules, valuation=valuation)
+    if filters is not None and filters.active():
+        ranked = [c for c in ranked if _keep_candidate(filters, board, c)]
+    if filters is not None and filters.sort != "score":
+        ranked.sort(key=_sort_key(filters.sort, board))  # stable: equal keys keep their rank order
+    return total, ranked
+
+
 def solve(
     board: Board,
     rack: list[int],
@@ -204,28 +324,33 @@ def solve(
     limit: int | None = None,
     filters: Filters | None = None,
     valuation: Valuation = SCORE,
+    *,
+    fold: bool = False,
 ) -> Solution:
     """The candidate moves ranked by ``valuation`` (by score, or by equity with exchanges
     and the pass among them), unless ``filters.sort`` says otherwise; ``total`` counts every
     candidate, ``matching`` those the filters keep (the placement filters keep placements
-    only). ``InputError`` when ``filters.must_use`` asks for tiles the rack does not hold."""
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be >= 0, not {limit}")
+    only). ``InputError`` when ``filters.must_use`` asks for tiles the rack does not hold.
+
+    With ``fold``, ``limit`` counts the rows of a table whose moves that differ only through
+    a blank share a row (``fold_key``), and the solution holds every move of those rows, in
+    order; ``Move``s are made for those moves only."""
+    _check_limit(limit)
     if filters is not None and filters.must_use is not None:
         _check_must_use(filters.must_use, rack)
     sort = filters.sort if filters is not None else "score"
     if sort == "score" and (filters is None or not filters.active()):
         # The engine ranks while it generates: only the moves asked for become tuples.
-        total, chosen = ranked_moves(board, rack, gaddag, rules, keep=limit, valuation=valuation)
+        if fold and limit is not None:
+            total, chosen = _best_rows(board, rack, gaddag, rules, limit, valuation)
+        else:
+            total, chosen = ranked_moves(board, rack, gaddag, rules, keep=limit, valuation=valuation)
         matching = total
     else:
-        total, ranked = ranked_moves(board, rack, gaddag, rules, valuation=valuation)
-        if filters is not None and filters.active():
-            ranked = [c for c in ranked if _keep_candidate(filters, board, c)]
+        total, ranked = _filtered(board, rack, gaddag, rules, filters, valuation)
         matching = len(ranked)
-        if sort != "score":
-            ranked.sort(key=_sort_key(sort, board))  # stable: equal keys keep their rank order
-        chosen = ranked[:limit]
+        block = _rank_block if sort == "score" else _sorted_block(_sort_key(sort, board))
+        chosen = _take(board, ranked, limit, fold, block)
     return Solution([_move_of(board, rules, rack, c, valuation) for c in chosen], total, matching)
 
 
@@ -237,15 +362,21 @@ def solve_by_score(
     filters: Filters | None = None,
     valuation: Valuation = SCORE,
     limit: int | None = None,
+    *,
+    fold: bool = False,
 ) -> Solution:
     """``solve``'s candidates highest score first, ties in the ``valuation`` order: sorting
     by score while ranking by equity (the engine's heap keeps the best by equity, so every
-    candidate is ranked and then sorted)."""
-    solution = solve(board, rack, gaddag, rules, filters=filters, valuation=valuation)
-    solution.moves.sort(key=lambda m: -m.score)  # stable: equal scores keep their equity order
-    if limit is not None:
-        del solution.moves[limit:]
-    return solution
+    candidate is ranked and then sorted). ``fold`` as in ``solve``."""
+    _check_limit(limit)
+    if filters is not None and filters.must_use is not None:
+        _check_must_use(filters.must_use, rack)
+    total, ranked = _filtered(board, rack, gaddag, rules, filters, valuation)
+    ranked.sort(key=lambda c: -c.score)  # stable: equal scores keep their equity order
+    sort = filters.sort if filters is not None else "score"
+    first = _sort_key(sort, board) if sort != "score" else lambda c: 0
+    chosen = _take(board, ranked, limit, fold, lambda c: (-c.score, first(c), *candidate_key(c)[:6]))
+    return Solution([_move_of(board, rules, rack, c, valuation) for c in chosen], total, len(ranked))
 
 
 def _keep_candidate(filters: Filters, board: Board, c: Candidate) -> bool:

@@ -394,6 +394,9 @@ def train(
     KeyboardInterrupt, a failed cluster: ``ScrabError``), its workers are ended at once, and
     the checkpoint of the last round finished is what there is to resume from."""
     check_trainable(rules)
+    if not (isinstance(smoothing, int | float) and 0 <= smoothing < float("inf")):
+        # the native leave_table refuses it (a ValueError after every game is played)
+        raise InputError(f"smoothing must be a number of at least 0, not {smoothing!r}")
     plan = training_plan(games, rounds, seed, batch, smoothing)
     sizes = plan["rounds"]
     table = LeaveTable.zeros("round-0")
