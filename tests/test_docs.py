@@ -139,3 +139,15 @@ def test_the_synopsis_names_every_option(name, command):
             assert any(re.search(re.escape(flag) + r"(?![\w-])", synopsis) for flag in spellings), (
                 f"the synopsis of scrab {name} leaves out {spellings[0]}"
             )
+
+
+def test_ci_runs_the_readme_test_command_then_the_soak_step(pytestconfig):
+    """The README's command is a plain `pytest`, which leaves the soak tests out; .ci/run runs
+    it and then the soak step that docs/testing.md shows, so CI runs every test."""
+    soak_step = 'SCRAB_SOAK=1 pytest -m "soak or scaled"'
+    assert "pip install '.[test]' && pytest\n" in (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert ci.index("pip install '.[test]' && pytest") < ci.index(soak_step)
+    assert soak_step in (ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
+    addopts = pytestconfig.getini("addopts")
+    assert addopts[addopts.index("-m") + 1] == "not soak"
