@@ -10,8 +10,9 @@ vary from run to run, so they are masked before comparing, and so is the padding
 their width changes in a table.
 
 ``python tests/docs_examples.py --update [FILE...]`` runs every example and writes the real
-output back into the files (review the diff before committing); without ``--update`` it
-reports the examples whose output differs. The test suite runs the same comparison
+output back into the files (review the diff before committing); ``--update --timings``
+rewrites the masked figures too, so all the times shown come from one run. Without
+``--update`` it reports the examples whose output differs. The test suite runs the same comparison
 (tests/test_docs.py).
 """
 
@@ -31,8 +32,10 @@ COLUMNS = 100  # the width every example is rendered at (README tables fit it)
 
 # Figures that depend on the machine and the moment: a number with a unit of time, rate or
 # memory, or any number on a line that reports a speed.
-_UNIT_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:-\d[\d,]*(?:\.\d+)?)?\s?(?:ms|µs|us|s|MB|games/s|moves/s)\b")
-_SPEED_LINE = re.compile(r"per second|per game|/s\b|seconds|Time \(")
+_FIGURE = r"\d[\d,]*(?:\.\d+)?(?:-\d[\d,]*(?:\.\d+)?)?\s?"
+_TIME_FIGURE = re.compile(_FIGURE + r"(?:ms|µs|us|s|games/s|moves/s)\b")
+_MEMORY_FIGURE = re.compile(_FIGURE + r"MB\b")
+_SPEED_LINE = re.compile(r"per second|/s\b|seconds|Time \(")
 # `scrab bench` prints its times without a unit, as "median (min-max)", and names the machine.
 _TIMING = re.compile(r"\d[\d,]*(?:\.\d+)? \(\d[\d,]*(?:\.\d+)?-\d[\d,]*(?:\.\d+)?\)")
 _MACHINE = re.compile(r"Python [^,]+, \d+ cores?, \w+")
@@ -135,7 +138,8 @@ def normalise(lines: list[str]) -> list[str]:
         in_bench_table = (in_bench_table or bool(_BENCH_HEADER.search(line))) and not line.startswith("└")
         if in_bench_table:
             line = _BENCH_TIME.sub("<figure>", line)
-        line = _UNIT_FIGURE.sub("<figure>", line)
+        line = _TIME_FIGURE.sub("<figure>", line)
+        line = _MEMORY_FIGURE.sub("<figure>", line)
         line = _TIMING.sub("<figure>", line)
         line = _MACHINE.sub("<machine>", line)
         if _SPEED_LINE.search(line):
@@ -144,7 +148,22 @@ def normalise(lines: list[str]) -> list[str]:
     return shown
 
 
-def update(paths: list[Path], cache: str) -> int:
+def shows_timings(lines: list[str]) -> bool:
+    """Whether the output shows a time or a rate (masked by ``normalise``): a page may show
+    one only as an example, saying so (tests/test_docs.py checks that it does)."""
+    in_bench_table = False
+    for line in lines:
+        in_bench_table = (in_bench_table or bool(_BENCH_HEADER.search(line))) and not line.startswith("└")
+        if (in_bench_table and _BENCH_TIME.search(line)) or _SPEED_LINE.search(line):
+            return True
+        if _TIME_FIGURE.search(line) or _TIMING.search(line):
+            return True
+    return False
+
+
+def update(paths: list[Path], cache: str, timings: bool = False) -> int:
+    """Rewrite the examples whose output differs (with ``timings``, in their masked figures
+    too, so that every time and rate on the pages comes from one run)."""
     changed = 0
     for path in paths:
         examples = find_examples(path)
@@ -154,21 +173,22 @@ def update(paths: list[Path], cache: str) -> int:
         # From the last example up, so earlier line numbers stay valid.
         for example in reversed(examples):
             actual = run_example(example, cache)
-            if normalise(actual) != normalise(example.expected):
+            if (actual != example.expected) if timings else (normalise(actual) != normalise(example.expected)):
                 changed += 1
                 print(f"updated {example.where}: $ {example.command}", file=sys.stderr)
-                lines[example.line : example.end] = actual
+                lines[example.line : example.end] = [line.rstrip() for line in actual]
         path.write_text("\n".join(lines), encoding="utf-8")
     return changed
 
 
 def main(argv: list[str]) -> int:
     write = "--update" in argv
-    paths = [Path(a).resolve() for a in argv if a != "--update"] or doc_files()
+    timings = "--timings" in argv
+    paths = [Path(a).resolve() for a in argv if a not in ("--update", "--timings")] or doc_files()
     with tempfile.TemporaryDirectory() as cache:
         cache = os.environ.get("SCRAB_CACHE_DIR", cache)
         if write:
-            print(f"{update(paths, cache)} example(s) updated", file=sys.stderr)
+            print(f"{update(paths, cache, timings)} example(s) updated", file=sys.stderr)
             return 0
         bad = 0
         for path in paths:

@@ -36,6 +36,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
+from soak import examples
 
 from solver_cli._data import lexicons_folder
 from solver_cli.cli import cli
@@ -44,6 +45,8 @@ from solver_cli.engine.ranking import solve
 from solver_cli.engine.rules import load_rules
 from solver_cli.engine.unseen import valuation_for
 from solver_cli.lexicon.build import build_gaddag
+
+pytestmark = pytest.mark.scaled  # its fuzz tests: a third of their cases, all in the soak step
 
 # --------------------------------------------------------------------------- shared data
 
@@ -234,7 +237,7 @@ CLEAN_RACK_CHARS = st.sampled_from(LETTERS + LETTERS.lower() + "?")
 RACKS = st.one_of(st.text(CLEAN_RACK_CHARS, max_size=9), st.text(RACK_CHARS, max_size=10))
 
 
-@settings(max_examples=3000, **FUZZ)
+@settings(max_examples=examples(3000), **FUZZ)
 @given(rack=RACKS, as_json=st.booleans())
 def test_fuzz_racks(small_list, rack, as_json):
     args = ["solve", "--rank", "score", "-", f"--rack={rack}", "--lexicon", str(small_list), "--top", "5"]
@@ -336,7 +339,7 @@ VALID_RACKS = st.text(st.sampled_from(LETTERS + LETTERS.lower() + "?"), min_size
 )
 
 
-@settings(max_examples=2000, **FUZZ)
+@settings(max_examples=examples(2000), **FUZZ)
 @given(data=st.data())
 def test_fuzz_board_files(tmp_path, small_list, data):
     grid = data.draw(grids())
@@ -438,7 +441,7 @@ def cgp_like(draw) -> str:
     return " ".join(fields[: draw(st.integers(1, 5))])
 
 
-@settings(max_examples=3000, **FUZZ)
+@settings(max_examples=examples(3000), **FUZZ)
 @given(
     content=st.one_of(st.binary(max_size=400), BOARDISH, st.text(max_size=200), cgp_like()),
     via_stdin=st.booleans(),
@@ -509,7 +512,7 @@ def oracle_words(raw: bytes) -> tuple[set[str], int]:
     return words, skipped
 
 
-@settings(max_examples=1500, **FUZZ)
+@settings(max_examples=examples(1500), **FUZZ)
 @given(
     lines=st.lists(WORD_LINES, max_size=40),
     newline=st.sampled_from(["\n", "\r\n"]),
@@ -556,7 +559,7 @@ def lenient(raw: str):
     return stripped, stripped != raw
 
 
-@settings(max_examples=1500, **FUZZ)
+@settings(max_examples=examples(1500), **FUZZ)
 @given(
     pattern=st.one_of(
         st.text(st.sampled_from("??**" + LETTERS[:8] + "aeiqsz"), max_size=8), st.text(PATTERN_CHARS, max_size=9)
@@ -584,7 +587,7 @@ def fits(word: str, counts: list[int]) -> bool:
     return short <= counts[0]
 
 
-@settings(max_examples=1500, **FUZZ)
+@settings(max_examples=examples(1500), **FUZZ)
 @given(rack=RACKS, partial=st.booleans())
 def test_fuzz_anagram(small_list, rack, partial):
     result = invoke(
@@ -608,7 +611,7 @@ def test_fuzz_anagram(small_list, rack, partial):
     assert {w["word"] for w in data["words"]} == want
 
 
-@settings(max_examples=1000, **FUZZ)
+@settings(max_examples=examples(1000), **FUZZ)
 @given(
     words=st.lists(
         st.one_of(

@@ -15,6 +15,7 @@ import click
 import pytest
 from click.shell_completion import ShellComplete
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli.cli import all_commands, cli
 from solver_cli.engine.rules import shipped_rule_sets
@@ -73,6 +74,7 @@ def repository_copy(tmp_path, monkeypatch):
     return tmp_path
 
 
+@python_engine_in_soak()  # the twin trains leaves for minutes
 @pytest.mark.parametrize("name", with_examples())
 def test_every_help_example_runs(name, repository_copy, full_lexicon, tmp_path, monkeypatch):
     if name == "cache":

@@ -13,6 +13,7 @@ from collections import Counter
 import pytest
 from positions import placement, played_position, rack_text, random_rack, reference_args, scattered_position
 from reference import reference_moves
+from soak import first_then_soak
 
 from solver_cli.engine.movegen import generate_moves
 from solver_cli.engine.rules import load_rules
@@ -20,6 +21,7 @@ from solver_cli.engine.rules import load_rules
 RULES = {"scrabble": load_rules("scrabble"), "wwf": load_rules("wwf")}
 CHUNKS = 25
 PER_CHUNK = 44  # 25 x 44 = 1,100 random positions with the small lexicon
+DEFAULT_CHUNKS = 5  # in a plain `pytest`; the other 20 are soak (every kind of case is in each chunk)
 
 
 def compare(board, rack, gaddag, words, rules):
@@ -39,7 +41,7 @@ def compare(board, rack, gaddag, words, rules):
     return len(mine)
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("chunk", first_then_soak(range(CHUNKS), DEFAULT_CHUNKS))
 def test_random_positions_small_lexicon(chunk, small_words, small_gaddag):
     words = set(small_words)
     total = 0
@@ -61,7 +63,7 @@ def test_random_positions_small_lexicon(chunk, small_words, small_gaddag):
     assert total > 0
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", first_then_soak(range(12), 6))  # 6: both rule sets x 0-2 blanks
 def test_random_positions_full_lexicon(seed, full_lexicon, full_words):
     rng = random.Random(10_000 + seed)
     rules = RULES["wwf" if seed % 2 else "scrabble"]

@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 from positions import placement, played_position, random_rack, reference_args, scattered_position
 from reference import reference_moves
+from soak import first_then_soak
 
 from solver_cli.engine import movegen
 from solver_cli.engine.alphabet import BLANK_BIT, rack_text
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native move genera
 RULES = [load_rules("scrabble"), load_rules("wwf"), load_rules("super")]
 CHUNKS = 24
 PER_CHUNK = 125  # 24 x 125 = 3,000 random positions
+DEFAULT_CHUNKS = 4  # in a plain `pytest` (500 positions, every kind); the other 20 are soak
 
 
 @pytest.fixture(autouse=True)
@@ -71,7 +73,7 @@ def assert_same(board: Board, rack: list[int], gaddag: Gaddag, rules, python_ran
     return len(python)
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("chunk", first_then_soak(range(CHUNKS), DEFAULT_CHUNKS))
 def test_same_moves_and_ranking_as_the_python_twin(chunk, small_gaddag):
     found = 0
     for i in range(PER_CHUNK):
@@ -80,14 +82,14 @@ def test_same_moves_and_ranking_as_the_python_twin(chunk, small_gaddag):
     assert found > 1000
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", first_then_soak(range(30), 6))  # 6: each rule set twice
 def test_same_moves_with_the_full_lexicon(seed, full_lexicon):
     gaddag = full_lexicon.gaddag
     board, rack, rules = random_position(50_000 + seed, gaddag)
     assert_same(board, rack, gaddag, rules, python_ranking=True)
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", first_then_soak(range(24), 10))  # 10: 0-4 blanks, scattered boards
 def test_super_scrabble_against_the_reference(seed, small_words, small_gaddag):
     rules = RULES[2]
     rng = random.Random(seed)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from soak import soak
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fuzz_native  # noqa: E402
@@ -26,17 +27,18 @@ pytestmark = pytest.mark.skipif(
 )
 
 HAVE_ATHERIS = importlib.util.find_spec("atheris") is not None
-RUNS = 1500
+RUNS = 1500  # 300 in a plain `pytest`
 NAMES = sorted(fuzz_native.NATIVE.targets)
 
 
+@pytest.mark.parametrize("runs", [300, pytest.param(RUNS, marks=soak)])
 @pytest.mark.parametrize("name", NAMES)
-def test_native_fuzz_target_for_a_bounded_run(name, tmp_path):
+def test_native_fuzz_target_for_a_bounded_run(name, runs, tmp_path):
     if not HAVE_ATHERIS:
-        fuzz_readers.run_hypothesis(name, RUNS, fuzz_native.NATIVE)
+        fuzz_readers.run_hypothesis(name, runs, fuzz_native.NATIVE)
         return
     proc = subprocess.run(
-        [sys.executable, fuzz_native.__file__, name, f"-runs={RUNS}", "-max_len=4096", "-seed=1"],
+        [sys.executable, fuzz_native.__file__, name, f"-runs={runs}", "-max_len=4096", "-seed=1"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -44,7 +46,7 @@ def test_native_fuzz_target_for_a_bounded_run(name, tmp_path):
         env={**os.environ, "SCRAB_CACHE_DIR": str(tmp_path / "cache")},
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
-    assert f"Done {RUNS} runs" in proc.stderr, proc.stderr[-2000:]
+    assert f"Done {runs} runs" in proc.stderr, proc.stderr[-2000:]
 
 
 def test_the_native_seeds_are_whole_cases():

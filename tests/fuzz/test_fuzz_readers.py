@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from soak import soak
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fuzz_readers  # noqa: E402
@@ -20,6 +21,7 @@ HAVE_ATHERIS = importlib.util.find_spec("atheris") is not None
 RUNS = 2000
 
 
+@soak  # a plain `pytest` drives every target with 300 inputs (test_hypothesis_driver)
 @pytest.mark.parametrize("name", sorted(fuzz_readers.TARGETS))
 def test_fuzz_target_for_a_bounded_run(name, tmp_path):
     if not HAVE_ATHERIS:

@@ -11,6 +11,7 @@ import zlib
 from array import array
 
 import pytest
+from soak import python_engine_in_soak
 
 from solver_cli.engine.leaves import LEAVE_OFFSET, LeaveTable, leave_index
 from solver_cli.engine.movegen import NATIVE_BUILT
@@ -161,12 +162,14 @@ def run(small_gaddag, **kwargs) -> bytes:
     return encode_leaves(result.table, result.info)
 
 
+@python_engine_in_soak()
 def test_training_is_the_same_on_one_or_two_processes(small_gaddag):
     one = run(small_gaddag, jobs=1)
     assert one == run(small_gaddag, jobs=2)
     assert decode_leaves(one, "one").values != LeaveTable.zeros().values
 
 
+@python_engine_in_soak()
 def test_resuming_from_a_checkpoint_gives_the_same_table(small_gaddag, tmp_path):
     saved: list[tuple[LeaveTable, dict]] = []
     whole = run(small_gaddag, jobs=1, checkpoint=lambda table, info: saved.append((table, info)))
@@ -180,6 +183,7 @@ def test_resuming_from_a_checkpoint_gives_the_same_table(small_gaddag, tmp_path)
         run(small_gaddag, resume=other)
 
 
+@python_engine_in_soak()
 def test_training_on_a_dask_cluster_gives_the_same_table(small_gaddag):
     import distributed  # the test extra installs it (the dask extra, for users)
 

@@ -117,7 +117,7 @@ def shipped_words(name: str) -> list[str]:
 
 
 @needs_native
-@pytest.mark.parametrize("name", ["kjxqz", "sowpods"])
+@pytest.mark.parametrize("name", ["kjxqz", pytest.param("sowpods", marks=pytest.mark.soak)])
 def test_same_array_on_the_shipped_lists(name):
     words = shipped_words(name)
     g = both(words)
