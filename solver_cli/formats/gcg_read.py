@@ -146,7 +146,10 @@ def parse_gcg(text: str, name: str = "game") -> GcgFile:
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         if not line.isprintable():  # names, ids and notes are shown: no escape reaches a terminal
-            line = "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in line)
+            # '?' in a move line is a blank: there a control character becomes U+FFFD, which
+            # no rack, word or score takes, so the line is refused rather than read anew.
+            stand_in = "\ufffd" if line.startswith(">") else "?"
+            line = "".join(ch if ch.isprintable() or ch == "\t" else stand_in for ch in line)
         if not line:
             continue
         where = f"{name}, line {number}"

@@ -430,3 +430,10 @@ def test_control_characters_in_a_record_never_reach_the_terminal(runner, tmp_pat
     assert "io.x ?[2Jclear" in table
     assert data["id"] == "io.x ?[2Jclear" and data["players"][0]["name"] == "?[31mEvil??[0m"
     assert data["turns"][0]["score"] == 66
+
+
+def test_a_control_character_in_a_rack_is_refused_not_read_as_a_blank(runner, tmp_path):
+    record = tmp_path / "odd.gcg"
+    record.write_text("#player1 a Al\n#player2 b Bob\n>a: AEGIL\x01Y 8H AGLEY +26 26\n")
+    line = fails(runner, "review", str(record))
+    assert line.startswith(f"Error: {record}, line 3:") and "\x01" not in line
