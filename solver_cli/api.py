@@ -249,7 +249,7 @@ def solve(
     if filters.must_use is not None:
         _check_held(filters.must_use, counts.counts)
     lex = _lexicon(lexicon, rule_set)
-    table = _leave_table(leaves, rule_set, lex) if rank == "equity" else None
+    table = _leave_table(leaves, rule_set, lex, lexicon) if rank == "equity" else None
     valuation = valuation_for(checked_board, list(counts.counts), rule_set, table)
     rack_counts = list(counts.counts)
     run = solve_by_score if by_score else _solve
@@ -285,15 +285,19 @@ def _lexicon_name(lexicon: LexiconArg) -> str:
     return lexicon_label(None if lexicon is None else str(lexicon))
 
 
-def _leave_table(leaves: LeaveTable | str | Path | None, rules: Rules, lexicon: Lexicon) -> LeaveTable:
+def _leave_table(
+    leaves: LeaveTable | str | Path | None, rules: Rules, lexicon: Lexicon, given: LexiconArg = None
+) -> LeaveTable:
     if isinstance(leaves, LeaveTable):
         return leaves
     if leaves is not None and not isinstance(leaves, str | Path):
         raise InputError(f"leaves must be a LeaveTable, a leave file's path or None, not {type(leaves).__name__}")
     from solver_cli.lexicon.wordlist import is_own_lexicon
 
-    # A list of the user's own, by name, ranks by its own trained table as the CLI's does.
-    own_list = leaves is None and is_own_lexicon(lexicon.name)
+    # A list of the user's own, by name, ranks by its own trained table as the CLI's does (a
+    # path never counts as a name; a Lexicon loaded beforehand goes by the name it was given).
+    name = given if isinstance(given, str) else lexicon.name if isinstance(given, Lexicon) else None
+    own_list = leaves is None and is_own_lexicon(name)
     table, note = table_for(
         rules.name, _lexicon_name(lexicon), None if leaves is None else str(leaves), own_list=own_list
     )

@@ -141,6 +141,11 @@ def test_a_list_of_ones_own_ranks_by_its_own_trained_table(tmp_path, monkeypatch
         warnings.simplefilter("error", scrab.LeavesWarning)
         moves = scrab.solve(midgame, "AEIQRST", "mine", top=5).moves
     assert moves and all(m.leave_value == 0 and m.equity == m.score for m in moves)
+    # A file given by its path is not the list of that name: it borrows, with the warning.
+    copy = tmp_path / "mine.txt"
+    copy.write_text("QI\nZA\nAT\nTA\nQAT\n")
+    with pytest.warns(scrab.LeavesWarning, match="using those of scrabble-kjxqz"):
+        scrab.solve(midgame, "AEIQRST", str(copy), top=5)
 
 
 def test_load_leaves(full_lexicon, tmp_path):
