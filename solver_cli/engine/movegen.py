@@ -287,7 +287,7 @@ def check_rules(rules: Rules) -> None:
         return
     squares = rules.rows * rules.cols if type(rules.rows) is int and type(rules.cols) is int else -1
     problem = None
-    if not (2 <= rules.rows <= MAX_SIDE and 2 <= rules.cols <= MAX_SIDE):
+    if squares < 0 or not (2 <= rules.rows <= MAX_SIDE and 2 <= rules.cols <= MAX_SIDE):
         problem = f"the board must be 2..{MAX_SIDE} squares a side, not {rules.rows}x{rules.cols}"
     elif any(
         len(mult) != squares or not all(type(m) is int and 1 <= m <= MAX_MULTIPLIER for m in mult)

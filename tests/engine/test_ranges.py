@@ -76,6 +76,7 @@ BAD_CALLS = {
     "leaves that are no table": ({"valuation": {"leaves": "x"}}, InputError, "leaves must be a LeaveTable"),
     "keep below 0": ({"keep": -1}, InputError, "keep must be a non-negative integer"),
     "rules with 27 columns": ({"rules": {"cols": 27}}, RulesError, "2..26 squares a side"),
+    "rules with 15.0 rows": ({"rules": {"rows": 15.0}}, RulesError, "2..26 squares a side"),
     "rules with a rack of 21": ({"rules": {"rack_size": 21}}, RulesError, "rack size must be 1 to 20"),
     "rules with a rack of 0": ({"rules": {"rack_size": 0}}, RulesError, "rack size must be 1 to 20"),
     "rules with a bingo of 10,001": ({"rules": {"bingo_bonus": 10_001}}, RulesError, "bingo bonus"),
@@ -90,7 +91,8 @@ BAD_CALLS = {
 
 def _bad_call(change: dict) -> tuple:
     rules = dataclasses.replace(SCRABBLE, **change.get("rules", {}))
-    board = Board(rules.rows, rules.cols, [0] * (rules.rows * rules.cols))
+    rows, cols = int(rules.rows), int(rules.cols)  # (a board of whole squares for odd rules)
+    board = Board(rows, cols, [0] * (rows * cols))
     if "square" in change:
         board.squares[112] = change["square"]
     valuation = change.get("valuation", {})
