@@ -298,14 +298,15 @@ def note_jobs(jobs: int, used: int, work: int, unit: str) -> None:
     run at once) or to the most worker processes scrab starts for this machine's CPUs."""
     if used >= jobs:
         return
+    from solver_cli._text import plural
     from solver_cli.games.workers import WORKERS_PER_CPU, cpu_count
 
     why = (
         f"{unit} that can run at once: {work:,}"
         if used == work
-        else f"at most {WORKERS_PER_CPU} per CPU, {cpu_count()} CPU{'s' if cpu_count() != 1 else ''} here"
+        else f"at most {WORKERS_PER_CPU} per CPU, {plural(cpu_count(), 'CPU')} here"
     )
-    click.echo(f"Note: --jobs {jobs:,}: using {used:,} worker process{'es' if used != 1 else ''} ({why})", err=True)
+    click.echo(f"Note: --jobs {jobs:,}: using {plural(used, 'worker process', 'worker processes')} ({why})", err=True)
 
 
 # --- output --------------------------------------------------------------------------------------
