@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.engine.rules import load_rules
@@ -356,6 +357,7 @@ def test_selfplay_jobs_capped_at_the_games(word_file, one_cpu):
     assert one_cpu == [] and json.loads(result.stdout)["jobs"] == 1
 
 
+@python_engine_in_soak()  # (the workers' lives do not depend on the engine)
 def test_training_jobs_capped(small_gaddag, one_cpu):
     rules = load_rules("scrabble")
 
@@ -366,6 +368,7 @@ def test_training_jobs_capped(small_gaddag, one_cpu):
     assert one_cpu == [2]  # 3 batches in the round, 2 workers for the 1 CPU
 
 
+@python_engine_in_soak()  # (the workers' lives do not depend on the engine)
 def test_training_note_when_capped(word_file, tmp_path, one_cpu):
     out = tmp_path / "t.leaves"
     args = ["leaves", "train", "--games", "2", "--rounds", "1", "--jobs", "3", "--lexicon", word_file, "--json"]
@@ -385,6 +388,7 @@ def go_on_command(line: str) -> list[str]:
     return command[1:]
 
 
+@python_engine_in_soak()  # (the workers' lives do not depend on the engine)
 def test_training_interrupted_says_how_to_go_on(word_file, tmp_path, monkeypatch):
     from solver_cli.games import leavegen
 
@@ -462,6 +466,7 @@ def test_good_scheduler_addresses():
     assert check_scheduler(" TCP://[::1]:08786 ") == "tcp://[::1]:8786"
 
 
+@python_engine_in_soak()  # (the workers' lives do not depend on the engine)
 def test_a_dask_worker_dying_mid_training_is_one_line(word_file, tmp_path, monkeypatch):
     """The only worker of a cluster killed after round 1: the scattered GADDAG is lost with
     it and round 2's tasks are cancelled. One line (no traceback), status 1,
@@ -504,6 +509,7 @@ def test_a_dask_worker_dying_mid_training_is_one_line(word_file, tmp_path, monke
     assert leavefile.read_leaves(str(out)).info["round"] == 2
 
 
+@python_engine_in_soak()  # (the workers' lives do not depend on the engine)
 def test_the_dask_scheduler_dying_mid_round_is_one_line(word_file, tmp_path):
     """As a user sees it, real processes: a scheduler and its one worker, and the scheduler
     killed while round 1 plays. One line on stderr (the Dask client's own log lines and
