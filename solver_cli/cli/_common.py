@@ -293,6 +293,19 @@ def stopped(message: str) -> click.exceptions.Exit:
     return click.exceptions.Exit(STOPPED)
 
 
+def jobs_option(capped_at: str) -> Callable[[F], F]:
+    """``--jobs``/``-j`` for the commands that play on worker processes; ``capped_at`` says
+    what the work allows at once, as the help shows it (the cap is ``note_jobs``')."""
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help=f"Worker processes (at most {capped_at}, and 2 per CPU).",
+    )
+
+
 def note_jobs(jobs: int, used: int, work: int, unit: str) -> None:
     """A one-line note on stderr when ``--jobs`` was capped: to ``work`` (``unit``s that can
     run at once) or to the most worker processes scrab starts for this machine's CPUs."""

@@ -15,6 +15,7 @@ from solver_cli.cli._common import (
     check_writable,
     complete_path,
     console,
+    jobs_option,
     json_option,
     lexicon_options,
     load_lexicon_for,
@@ -105,14 +106,7 @@ def show(leave_texts: tuple[str, ...], rules: str, lexicon: str | None, leaves_p
 @lexicon_options
 @click.option("--games", "-g", type=click.IntRange(min=1), required=True, help="Games to play, over all rounds.")
 @click.option("--rounds", type=click.IntRange(1, 12), default=4, show_default=True, help="Rounds (see docs).")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes (at most one per batch of 500 games in a round, and 2 per CPU).",
-)
+@jobs_option("one per batch of 500 games in a round")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for every game's tile bag.")
 @click.option(
     "--scheduler",

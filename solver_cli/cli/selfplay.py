@@ -12,6 +12,7 @@ from solver_cli.cli._common import (
     STOPPED,
     BadInput,
     console,
+    jobs_option,
     lexicon_options,
     load_lexicon_for,
     note_jobs,
@@ -99,14 +100,7 @@ def prepare_folder(folder: str) -> Path:
 @click.option("--games", "-g", "games", type=click.IntRange(min=1), required=True, help="How many games to play.")
 @lexicon_options
 @click.option("--seed", type=int, default=None, help="Seed for the tile bags (default: a random seed, reported).")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes (at most one per game, and 2 per CPU).",
-)
+@jobs_option("one per game")
 @click.option(
     "--players",
     "players_text",
