@@ -1,4 +1,4 @@
-"""Type stub of the optional native move generator (``_movegen_c.c``)."""
+"""Type stub of the optional native engine (``native/*.c``, one extension)."""
 
 from collections.abc import Sequence
 

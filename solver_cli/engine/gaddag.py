@@ -104,7 +104,7 @@ class Gaddag:
 
 def structure_problem(nodes: array[int], root: int, dawg_root: int) -> str | None:
     """Why ``nodes`` is not a usable GADDAG array (None when it is): the pure-Python twin of
-    the native engine's check (``_movegen_c.c``, ``check_nodes``). Every state's arcs lie in
+    the native engine's check (``native/lexicon.c``, ``check_nodes``). Every state's arcs lie in
     the array and point to an earlier state (the builder lays out children first), so no walk
     reads outside the array or loops."""
     n = len(nodes)

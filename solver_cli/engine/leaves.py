@@ -9,7 +9,7 @@ Leaves are multisets of 0 to ``MAX_LEAVE`` tiles (27 codes: 0 the blank, 1..26 A
 ``leave_index``: leaves of fewer tiles first, then the combinatorial number system on the
 sorted tiles (the i-th tile, counted from 1, with code c adds C(c + i - 1, i)). The table is
 dense (1,107,568 entries for 6-tile leaves, 2.2 MB as int16 hundredths of a point), so a
-value is one array read, in Python and in the native engine alike (``_movegen_c.c`` has the
+value is one array read, in Python and in the native engine alike (``native/leaves.c`` has the
 same index).
 
 Equity is computed in integers, thousandths of a point (``score * 1000 + leave``), so that

@@ -70,7 +70,7 @@ ENGINES = ("native", "python")
 # length, blanks (uint8 each), the main word's codes (26 bytes, zero past its length), padding.
 RECORD = struct.Struct("=qi6B26s4x")
 
-# The ranges the native engine enforces at its entry points (``_movegen_c.c``: Layout and
+# The ranges the native engine enforces at its entry points (``native/layout.c`` and
 # generate), checked by this front before either engine runs, so that both refuse the same
 # input with the same ``InputError`` (the native one would raise a bare ValueError, the twin
 # would answer or fail somewhere inside). tests/engine/test_ranges.py holds them equal to the

@@ -1,0 +1,51 @@
+/* The module: its functions, types and constants. */
+#include "scrab.h"
+
+static PyMethodDef methods[] = {
+    {"generate", (PyCFunction)(void (*)(void))generate, METH_VARARGS | METH_KEYWORDS, generate_doc},
+    {"leave_index", py_leave_index, METH_O, leave_index_doc},
+    {"leave_sums", leave_sums, METH_VARARGS, leave_sums_doc},
+    {"leave_table", leave_table, METH_VARARGS, leave_table_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "solver_cli.engine._movegen_c",
+    .m_doc = "The native move generator (the C twin of solver_cli.engine._movegen_py).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__movegen_c(void) {
+    init_tables();
+    if (PyType_Ready(&LexiconType) < 0 || PyType_Ready(&LayoutType) < 0 || PyType_Ready(&LeavesType) < 0) {
+        return NULL;
+    }
+    PyObject *m = PyModule_Create(&module_def);
+    if (m == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "RECORD_SIZE", (long)sizeof(Record)) < 0 ||
+        PyModule_AddIntConstant(m, "LEAVE_TABLE_SIZE", (long)LEAVE_OFFSET[MAX_LEAVE + 1]) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_LEAVE", MAX_LEAVE) < 0 ||
+        /* the ranges the entry points check, which movegen.py checks first for both engines */
+        PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0 || PyModule_AddIntConstant(m, "MAX_RACK", MAX_RACK) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_VALUE", MAX_VALUE) < 0 || PyModule_AddIntConstant(m, "MAX_MULT", MAX_MULT) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_BINGO", MAX_BINGO) < 0 || PyModule_AddIntConstant(m, "MAX_BAG", MAX_BAG) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_RECORDS", (long)MAX_RECORDS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_TILE_COUNT", MAX_TILE_COUNT) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&LexiconType);
+    Py_INCREF(&LayoutType);
+    Py_INCREF(&LeavesType);
+    if (PyModule_AddObject(m, "Lexicon", (PyObject *)&LexiconType) < 0 ||
+        PyModule_AddObject(m, "Layout", (PyObject *)&LayoutType) < 0 ||
+        PyModule_AddObject(m, "Leaves", (PyObject *)&LeavesType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,640 @@
+/* The native move generator: Gordon's Gen/GoOn over the flat GADDAG, the C twin of
+ * _movegen_py.py, which stays the readable specification (both pass the same differential
+ * tests against the brute-force reference).
+ *
+ * What it does per call, all in C and without the GIL: anchors, cross-check sets and
+ * cross-scores for both directions, then for each anchor the GADDAG walk, scoring every move
+ * incrementally, and hands each move found to a recorder (the "sink"): either a growing list
+ * of every move, or a bounded heap that keeps only the best `keep` moves in rank order (best
+ * move mode: self-play and `solve --top N` never build the full list).
+ *
+ * Moves come back packed, one fixed-size Record each (the layout is REC_FORMAT in movegen.py),
+ * so Python objects are made only for the moves that are looked at.
+ *
+ * Nothing is trusted. A Lexicon checks its node array once, when it is made: every header's
+ * arcs lie inside the array and every child offset is the start of an earlier state, so the
+ * walk can never read outside it nor loop. A Layout checks the rule set's sizes and values; every call checks
+ * the board's squares and the rack's counts. Scores are int64: with the limits checked here
+ * (26 squares a side, letter values <= 1000, multipliers <= 4, racks <= 20 tiles) the largest
+ * score is below 2^57, so no sum or product overflows.
+ *
+ * Blanks are tried for every letter the square allows (the Python twin walks each placement
+ * once and lists the blank choices afterwards; both give the same moves).
+ */
+#include "scrab.h"
+
+/* The list of the last call that kept every move, for the next such call (see generate). */
+static Record *spare_items = NULL;
+static size_t spare_cap = 0;
+#define MAX_SPARE ((size_t)1 << 20) /* records kept between calls: at most 48 MB */
+
+/* ---------------------------------------------------------------------------------------
+ * The generator.
+ */
+
+
+
+
+/* What keeping G->rack adds to a move's score, in thousandths of a point (Valuation.leave_term). */
+static int32_t leave_term(const Gen *G) {
+    if (G->leaves == NULL) {
+        return 0;
+    }
+    if (G->bag > 0) {
+        int64_t index = leave_index(G->rack);
+        return index >= 0 ? 10 * (int32_t)G->leaves[index] : fallback_value(G->leaves, G->rack);
+    }
+    int64_t left = 0;
+    int kept = 0;
+    for (int code = 0; code < RACK_CODES; code++) {
+        kept += G->rack[code];
+        left += code ? G->rack[code] * G->layout->values[code] : 0;
+    }
+    if (kept == 0) {
+        return (int32_t)(2 * G->opponent * 1000);
+    }
+    return (int32_t)(-(2 * left + NOT_OUT_PENALTY) * 1000);
+}
+
+static void record(Gen *G, int first, int end, int64_t score) {
+    Record r;
+    memset(&r, 0, sizeof r);
+    r.score = score;
+    r.kind = KIND_PLACE;
+    r.down = (uint8_t)G->down;
+    r.line = (uint8_t)G->line;
+    r.start = (uint8_t)first;
+    r.length = (uint8_t)(end - first);
+    uint8_t blanks = 0;
+    for (int p = first; p < end; p++) {
+        uint8_t code = G->strip[p];
+        r.codes[p - first] = code;
+        blanks += (code & BLANK_BIT) != 0;
+    }
+    r.blanks = blanks;
+    r.leave = leave_term(G);
+    sink_add(G->sink, &r);
+    if (G->mirror) {
+        r.down = 1;
+        sink_add(G->sink, &r);
+    }
+}
+
+
+static void gen_right(Gen *G, int pos, uint32_t state, int first, int64_t main, int64_t mult, int64_t cross,
+                      int placed) {
+    const uint32_t *g = G->g;
+    const Square *s = &G->sq[pos];
+    uint32_t mask = g[state];
+    uint32_t allowed = mask & s->check;
+    if (!allowed) {
+        return;
+    }
+    mult *= s->wm;
+    cross += s->base;
+    placed++;
+    int64_t bonus = placed == G->layout->rack_size ? G->layout->bingo : 0;
+    int end = s->end;
+    for (int as_blank = 0; as_blank < 2; as_blank++) {
+        uint32_t letters;
+        if (!as_blank) {
+            letters = allowed & G->bits;
+        } else {
+            if (!G->rack[0]) {
+                break;
+            }
+            letters = allowed;
+            G->rack[0]--;
+        }
+        while (letters) {
+            int code = highest_bit(letters);
+            letters ^= (uint32_t)1 << code;
+            uint32_t child = CHILD(g, state, mask, code);
+            int64_t new_main = main;
+            int dead = 0;
+            /* GoOn: a run of tiles on the right must be taken; then the word may end or go on. */
+            for (int p = pos + 1; p < end; p++) {
+                int t = G->tiles[p] & LETTER_MASK;
+                uint32_t t_mask = g[child];
+                if (!(t_mask & ((uint32_t)1 << t))) {
+                    dead = 1;
+                    break;
+                }
+                child = CHILD(g, child, t_mask, t);
+                new_main += G->face[p];
+            }
+            if (dead) {
+                continue;
+            }
+            uint32_t c_mask = g[child];
+            uint32_t further = c_mask & s->next_check;
+            if (!(c_mask & FINAL_BIT) && !further) {
+                continue;
+            }
+            int64_t value;
+            if (as_blank) {
+                value = 0;
+                G->strip[pos] = (uint8_t)(code | BLANK_BIT);
+            } else {
+                value = G->layout->values[code] * s->lm;
+                G->strip[pos] = (uint8_t)code;
+                if (--G->rack[code] == 0) {
+                    G->bits &= ~((uint32_t)1 << code);
+                }
+            }
+            new_main += value;
+            int64_t new_cross = cross + value * s->xm;
+            if (c_mask & FINAL_BIT) {
+                record(G, first, end, new_main * mult + new_cross + bonus);
+            }
+            if (further & (G->bits | (G->rack[0] ? ALL_LETTERS : 0))) {
+                gen_right(G, end, child, first, new_main, mult, new_cross, placed);
+            }
+            if (!as_blank && G->rack[code]++ == 0) {
+                G->bits |= (uint32_t)1 << code;
+            }
+        }
+        if (as_blank) {
+            G->rack[0]++;
+        }
+    }
+}
+
+static void gen_left(Gen *G, int pos, uint32_t state, int64_t main, int64_t mult, int64_t cross, int placed) {
+    const uint32_t *g = G->g;
+    const Square *s = &G->sq[pos];
+    uint32_t mask = g[state];
+    uint32_t allowed = mask & s->check;
+    if (!allowed) {
+        return;
+    }
+    mult *= s->wm;
+    cross += s->base;
+    placed++;
+    int64_t bonus = placed == G->layout->rack_size ? G->layout->bingo : 0;
+    int lone = placed == 1 && s->single_elsewhere; /* a lone tile is reported across only */
+    for (int as_blank = 0; as_blank < 2; as_blank++) {
+        uint32_t letters;
+        if (!as_blank) {
+            letters = allowed & G->bits;
+        } else {
+            if (!G->rack[0]) {
+                break;
+            }
+            letters = allowed;
+            G->rack[0]--;
+        }
+        while (letters) {
+            int code = highest_bit(letters);
+            letters ^= (uint32_t)1 << code;
+            uint32_t child = CHILD(g, state, mask, code);
+            int64_t new_main = main;
+            /* GoOn: first take the run of board tiles directly on the left, if any. */
+            int first = pos;
+            uint32_t further = s->left_check;
+            if (s->tile_on_left) {
+                int dead = 0;
+                while (first > 0 && G->tiles[first - 1]) {
+                    first--;
+                    int t = G->tiles[first] & LETTER_MASK;
+                    uint32_t t_mask = g[child];
+                    if (!(t_mask & ((uint32_t)1 << t))) {
+                        dead = 1;
+                        break;
+                    }
+                    child = CHILD(g, child, t_mask, t);
+                    new_main += G->face[first];
+                }
+                if (dead) {
+                    continue;
+                }
+                further = 0; /* the square left of the run is an earlier anchor */
+            }
+            uint32_t c_mask = g[child];
+            int64_t value;
+            if (as_blank) {
+                value = 0;
+                G->strip[pos] = (uint8_t)(code | BLANK_BIT);
+            } else {
+                value = G->layout->values[code] * s->lm;
+                G->strip[pos] = (uint8_t)code;
+                if (--G->rack[code] == 0) {
+                    G->bits &= ~((uint32_t)1 << code);
+                }
+            }
+            new_main += value;
+            int64_t new_cross = cross + value * s->xm;
+            if ((c_mask & FINAL_BIT) && !lone) {
+                record(G, first, G->after_run, new_main * mult + new_cross + bonus);
+            }
+            uint32_t fits = G->bits | (G->rack[0] ? ALL_LETTERS : 0);
+            /* The separator (always the first arc): turn right, after the anchor's run. */
+            if ((c_mask & SEP_BIT) && G->turn_check) {
+                uint32_t turned = g[child + 1];
+                if (g[turned] & G->turn_check & fits) {
+                    gen_right(G, G->after_run, turned, first, new_main, mult, new_cross, placed);
+                }
+            }
+            if (further & c_mask & fits) {
+                gen_left(G, first - 1, child, new_main, mult, new_cross, placed);
+            }
+            if (!as_blank && G->rack[code]++ == 0) {
+                G->bits |= (uint32_t)1 << code;
+            }
+        }
+        if (as_blank) {
+            G->rack[0]++;
+        }
+    }
+}
+
+/* Per square, for moves running `down` (else across): the letters the perpendicular word
+ * allows there and that word's face value without the new tile (-1: no perpendicular
+ * neighbour, every letter allowed, no cross-word scored). */
+static void cross_checks(const LayoutObject *L, const uint8_t *sq, const uint32_t *g, uint32_t root, uint32_t dawg_root,
+                         int down, uint32_t *masks, int64_t *scores) {
+    int rows = L->rows, cols = L->cols, n = rows * cols;
+    int step = down ? 1 : cols, limit = down ? cols : rows;
+    for (int i = 0; i < n; i++) {
+        masks[i] = ALL_LETTERS;
+        scores[i] = -1;
+        if (sq[i]) {
+            continue;
+        }
+        int pos = down ? i % cols : i / cols;
+        int has_before = pos > 0 && sq[i - step];
+        int has_after = pos + 1 < limit && sq[i + step];
+        if (!has_before && !has_after) {
+            continue;
+        }
+        uint8_t before[MAX_SIDE], after[MAX_SIDE]; /* letters, nearest first */
+        int nb = 0, na = 0;
+        int64_t sum = 0;
+        for (int p = pos - 1, j = i - step; p >= 0 && sq[j]; p--, j -= step) {
+            before[nb++] = sq[j] & LETTER_MASK;
+            sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+        }
+        for (int p = pos + 1, j = i + step; p < limit && sq[j]; p++, j += step) {
+            after[na++] = sq[j] & LETTER_MASK;
+            sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+        }
+        scores[i] = sum;
+        /* The word is rev(before) + L + after. Walk the longer side first: forwards in the
+         * DAWG (rev(before), then L, then after), or backwards in the GADDAG, which accepts a
+         * reversed word with no separator (rev(after), then L, then before). */
+        uint32_t state;
+        const uint8_t *tail;
+        int ntail, ok = 1;
+        if (na <= nb) {
+            state = dawg_root;
+            for (int k = nb - 1; k >= 0 && ok; k--) {
+                uint32_t m = g[state];
+                if (m & ((uint32_t)1 << before[k])) {
+                    state = CHILD(g, state, m, before[k]);
+                } else {
+                    ok = 0;
+                }
+            }
+            tail = after;
+            ntail = na;
+        } else {
+            state = root;
+            for (int k = na - 1; k >= 0 && ok; k--) {
+                uint32_t m = g[state];
+                if (m & ((uint32_t)1 << after[k])) {
+                    state = CHILD(g, state, m, after[k]);
+                } else {
+                    ok = 0;
+                }
+            }
+            tail = before;
+            ntail = nb;
+        }
+        uint32_t allowed = 0;
+        if (ok) {
+            uint32_t mask = g[state];
+            uint32_t letters = mask & ALL_LETTERS;
+            while (letters) {
+                int code = highest_bit(letters);
+                letters ^= (uint32_t)1 << code;
+                uint32_t end = CHILD(g, state, mask, code);
+                int k = 0;
+                for (; k < ntail; k++) {
+                    uint32_t m = g[end];
+                    if (!(m & ((uint32_t)1 << tail[k]))) {
+                        break;
+                    }
+                    end = CHILD(g, end, m, tail[k]);
+                }
+                if (k == ntail && (g[end] & FINAL_BIT)) {
+                    allowed |= (uint32_t)1 << code;
+                }
+            }
+        }
+        masks[i] = allowed;
+    }
+}
+
+static void generate_direction(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks,
+                               const int64_t *scores, int down) {
+    const LayoutObject *L = G->layout;
+    int rows = L->rows, cols = L->cols;
+    int line_count = down ? cols : rows;
+    int n = down ? rows : cols;
+    G->down = down;
+    G->n = n;
+    for (int line = 0; line < line_count; line++) {
+        int index[MAX_SIDE];
+        int any_anchor = 0;
+        for (int p = 0; p < n; p++) {
+            index[p] = down ? p * cols + line : line * cols + p;
+            any_anchor |= anchor[index[p]];
+        }
+        if (!any_anchor) {
+            continue;
+        }
+        G->line = line;
+        int run_end[MAX_SIDE + 1];
+        run_end[n] = n;
+        for (int p = n - 1; p >= 0; p--) {
+            uint8_t t = sq[index[p]];
+            G->tiles[p] = t;
+            G->strip[p] = t;
+            G->face[p] = (t && !(t & BLANK_BIT)) ? L->values[t] : 0;
+            run_end[p] = t ? run_end[p + 1] : p;
+        }
+        for (int p = 0; p < n; p++) {
+            int i = index[p];
+            Square *s = &G->sq[p];
+            int64_t wm = L->wm[i];
+            s->check = masks[i];
+            s->lm = L->lm[i];
+            s->wm = wm;
+            s->base = scores[i] >= 0 ? scores[i] * wm : 0;
+            s->xm = scores[i] >= 0 ? wm : 0;
+            /* The left part may not fill an earlier anchor: each move comes from its leftmost. */
+            int left_open = p > 0 && !G->tiles[p - 1] && !anchor[index[p - 1]];
+            s->left_check = left_open ? masks[index[p - 1]] : 0;
+            s->tile_on_left = p > 0 && G->tiles[p - 1];
+            s->single_elsewhere = down && scores[i] >= 0;
+            int end = p + 1 < n ? run_end[p + 1] : n;
+            s->end = (uint8_t)end;
+            s->next_check = end < n ? masks[index[end]] : 0;
+        }
+        for (int p = 0; p < n; p++) {
+            if (!anchor[index[p]]) {
+                continue;
+            }
+            /* Read the anchor's run of right-hand tiles backwards, from its last tile. */
+            int after_run = p + 1 < n ? run_end[p + 1] : n;
+            G->after_run = after_run;
+            G->turn_check = after_run < n ? masks[index[after_run]] : 0;
+            uint32_t state = G->root;
+            int64_t main = 0;
+            int ok = 1;
+            for (int q = after_run - 1; q > p; q--) {
+                int t = G->tiles[q] & LETTER_MASK;
+                uint32_t m = G->g[state];
+                if (!(m & ((uint32_t)1 << t))) {
+                    ok = 0;
+                    break;
+                }
+                state = CHILD(G->g, state, m, t);
+                main += G->face[q];
+            }
+            if (ok) {
+                gen_left(G, p, state, main, 1, 0, 0);
+            }
+        }
+    }
+}
+
+void generate_all(Gen *G, const uint8_t *sq) {
+    const LayoutObject *L = G->layout;
+    int n = L->rows * L->cols;
+    uint8_t anchor[MAX_SQUARES];
+    uint32_t masks[MAX_SQUARES];
+    int64_t scores[MAX_SQUARES];
+    int empty = 1;
+    for (int i = 0; i < n; i++) {
+        if (sq[i]) {
+            empty = 0;
+            break;
+        }
+    }
+    int rows = L->rows, cols = L->cols;
+    for (int i = 0; i < n; i++) {
+        int r = i / cols, c = i % cols;
+        anchor[i] = !sq[i] && ((c > 0 && sq[i - 1]) || (c + 1 < cols && sq[i + 1]) || (r > 0 && sq[i - cols]) ||
+                               (r + 1 < rows && sq[i + cols]));
+    }
+    if (empty) {
+        anchor[L->centre] = 1;
+    }
+    if (empty && L->symmetric) {
+        /* Every opening move down is an opening move across mirrored in the diagonal through
+         * the centre, with the same score: find the across ones and record each twice. */
+        G->mirror = 1;
+        cross_checks(L, sq, G->g, G->root, G->dawg_root, 0, masks, scores);
+        generate_direction(G, sq, anchor, masks, scores, 0);
+        G->mirror = 0;
+        return;
+    }
+    for (int down = 0; down < 2; down++) {
+        cross_checks(L, sq, G->g, G->root, G->dawg_root, down, masks, scores);
+        generate_direction(G, sq, anchor, masks, scores, down);
+    }
+}
+
+/* Every distinct non-empty multiset of at most `most` tiles thrown back from the rack (kind
+ * EXCHANGE, codes: the tiles thrown, ascending, 0 the blank), then the pass if `passes`. */
+void other_moves(Gen *G, int most, int passes) {
+    uint8_t rack[RACK_CODES], thrown[RACK_CODES];
+    memcpy(rack, G->rack, sizeof rack);
+    memset(thrown, 0, sizeof thrown);
+    Record r;
+    for (int size = 0; most > 0;) { /* odometer over thrown[code] <= rack[code], size <= most */
+        int code = 0;
+        while (code < RACK_CODES && (thrown[code] == rack[code] || size == most)) {
+            size -= thrown[code];
+            thrown[code] = 0;
+            code++;
+        }
+        if (code == RACK_CODES) {
+            break;
+        }
+        thrown[code]++;
+        size++;
+        memset(&r, 0, sizeof r);
+        r.kind = KIND_EXCHANGE;
+        int n = 0;
+        for (int c = 0; c < RACK_CODES; c++) {
+            for (int k = 0; k < thrown[c]; k++) {
+                r.codes[n++] = (uint8_t)c;
+            }
+            G->rack[c] = (uint8_t)(rack[c] - thrown[c]);
+        }
+        r.length = (uint8_t)n;
+        r.blanks = thrown[0];
+        r.leave = leave_term(G);
+        sink_add(G->sink, &r);
+    }
+    memcpy(G->rack, rack, sizeof rack);
+    if (passes) {
+        memset(&r, 0, sizeof r);
+        r.kind = KIND_PASS;
+        r.leave = leave_term(G);
+        sink_add(G->sink, &r);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The module's functions.
+ */
+
+static int valid_square(uint8_t code) {
+    return code == 0 || (code >= 1 && code <= 26) || (code >= (BLANK_BIT | 1) && code <= (BLANK_BIT | 26));
+}
+
+const char generate_doc[] = PyDoc_STR(
+
+             "generate(lexicon, layout, squares, rack, keep=0, sort=False, leaves=None, bag=1, opponent=0,\n"
+             "         exchange=0, passes=False) -> (total, records)\n\n"
+             "Every legal move for the rack (27 counts as bytes, index 0 the blanks) on the board (one\n"
+             "byte a square, row-major), then every exchange of at most `exchange` tiles and the pass\n"
+             "(if `passes`). keep=0 returns every move (ranked if sort), keep=N the best N in rank\n"
+             "order. With `leaves` moves rank by equity: score plus the leave's value, or with bag=0\n"
+             "the end-of-game adjustments (`opponent`: the face value of the opponent's rack).\n"
+             "records packs one 48-byte record a move; total counts every move found.");
+
+PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"lexicon", "layout", "squares", "rack",     "keep",   "sort",
+                             "leaves",  "bag",    "opponent", "exchange", "passes", NULL};
+    PyObject *lexicon_obj, *layout_obj, *leaves_obj = Py_None;
+    Py_buffer squares, rack;
+    Py_ssize_t keep = 0;
+    int sort = 0, bag = 1, exchange = 0, passes = 0;
+    long long opponent = 0;
+    (void)module;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O!y*y*|npOiLip:generate", kwlist, &LexiconType, &lexicon_obj,
+                                     &LayoutType, &layout_obj, &squares, &rack, &keep, &sort, &leaves_obj, &bag,
+                                     &opponent, &exchange, &passes)) {
+        return NULL;
+    }
+    LexiconObject *lexicon = (LexiconObject *)lexicon_obj;
+    LayoutObject *layout = (LayoutObject *)layout_obj;
+    const char *problem = NULL;
+    if (!lexicon->has_view || !layout->ready) {
+        problem = "the lexicon or layout was not initialised";
+    } else if (squares.len != (Py_ssize_t)layout->rows * layout->cols) {
+        problem = "squares: one byte a square of the layout's board expected";
+    } else if (rack.len != RACK_CODES) {
+        problem = "rack: 27 counts expected";
+    } else if (keep < 0 || (size_t)keep > MAX_RECORDS) {
+        problem = "keep out of range";
+    } else if (leaves_obj != Py_None && (!PyObject_TypeCheck(leaves_obj, &LeavesType) ||
+                                         ((LeavesObject *)leaves_obj)->values == NULL)) {
+        problem = "leaves must be a Leaves table or None";
+    } else if (bag < 0 || bag > MAX_BAG || opponent < 0 || opponent > (long long)MAX_RACK * MAX_VALUE) {
+        problem = "bag or opponent out of range";
+    } else if (exchange < 0 || exchange > MAX_RACK) {
+        problem = "exchange out of range";
+    }
+    Gen *G = NULL;
+    if (problem == NULL) {
+        for (Py_ssize_t i = 0; i < squares.len; i++) {
+            if (!valid_square(((const uint8_t *)squares.buf)[i])) {
+                problem = "squares: a code that is not empty, A-Z or a blank A-Z";
+                break;
+            }
+        }
+        int tiles = 0;
+        for (int k = 0; k < RACK_CODES; k++) {
+            tiles += ((const uint8_t *)rack.buf)[k];
+        }
+        if (tiles > MAX_RACK) {
+            problem = "rack: more tiles than any rack holds";
+        }
+    }
+    if (problem == NULL) {
+        G = calloc(1, sizeof(Gen));
+        if (G == NULL) {
+            PyBuffer_Release(&squares);
+            PyBuffer_Release(&rack);
+            return PyErr_NoMemory();
+        }
+    }
+    if (problem != NULL) {
+        PyBuffer_Release(&squares);
+        PyBuffer_Release(&rack);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    Sink sink = {0};
+    sink.keep = (int)keep;
+    if (keep == 0) {
+        /* Reuse the last call's list: a fresh megabyte costs more in page faults than the
+         * search itself on a busy machine. Taken and given back with the GIL held. */
+        sink.items = spare_items;
+        sink.cap = spare_cap;
+        spare_items = NULL;
+        spare_cap = 0;
+    } else {
+        sink.cap = keep < 1024 ? (size_t)keep : 1024;
+        sink.items = malloc(sink.cap * sizeof(Record));
+        if (sink.items == NULL) {
+            free(G);
+            PyBuffer_Release(&squares);
+            PyBuffer_Release(&rack);
+            return PyErr_NoMemory();
+        }
+    }
+    G->g = lexicon->nodes;
+    G->root = lexicon->root;
+    G->dawg_root = lexicon->dawg_root;
+    G->layout = layout;
+    G->leaves = leaves_obj == Py_None ? NULL : ((LeavesObject *)leaves_obj)->values;
+    G->bag = bag;
+    G->opponent = opponent;
+    G->sink = &sink;
+    memcpy(G->rack, rack.buf, RACK_CODES);
+    for (int code = 1; code < RACK_CODES; code++) {
+        if (G->rack[code]) {
+            G->bits |= (uint32_t)1 << code;
+        }
+    }
+    uint8_t sq[MAX_SQUARES];
+    memcpy(sq, squares.buf, (size_t)squares.len);
+    PyBuffer_Release(&squares);
+    PyBuffer_Release(&rack);
+
+    Py_BEGIN_ALLOW_THREADS
+    generate_all(G, sq);
+    other_moves(G, exchange, passes);
+    if (!sink.failed && (keep > 0 || sort) && sink.count > 1) {
+        qsort(sink.items, sink.count, sizeof(Record), rank_qsort);
+    }
+    Py_END_ALLOW_THREADS
+
+    free(G);
+    if (sink.failed) {
+        free(sink.items);
+        if (sink.count >= MAX_RECORDS) {
+            PyErr_Format(PyExc_MemoryError, "more than %zu moves", MAX_RECORDS);
+            return NULL;
+        }
+        return PyErr_NoMemory();
+    }
+    PyObject *records = PyBytes_FromStringAndSize((const char *)sink.items, (Py_ssize_t)(sink.count * sizeof(Record)));
+    if (keep == 0 && spare_items == NULL && sink.cap <= MAX_SPARE) {
+        spare_items = sink.items;
+        spare_cap = sink.cap;
+    } else {
+        free(sink.items);
+    }
+    if (records == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(nN)", (Py_ssize_t)sink.total, records);
+}
+
