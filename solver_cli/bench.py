@@ -20,11 +20,19 @@ from pathlib import Path
 
 from solver_cli._data import data_folder
 from solver_cli.engine import movegen
-from solver_cli.engine.alphabet import parse_rack
+from solver_cli.engine.alphabet import BLANK_BIT, parse_rack
+from solver_cli.engine.alphabet import rack_text as counts_text
+from solver_cli.engine.board import Board
+from solver_cli.engine.gaddag import Gaddag
+from solver_cli.engine.history import Turn
+from solver_cli.engine.leaves import LeaveTable
 from solver_cli.engine.movegen import chosen_engine, count_moves, ranked_moves
-from solver_cli.engine.rules import load_rules
+from solver_cli.engine.rules import Rules, load_rules
+from solver_cli.engine.unseen import unseen_tiles
 from solver_cli.errors import InputError
 from solver_cli.formats.boardfile import parse_board
+from solver_cli.formats.cgp import Position, format_cgp
+from solver_cli.games.selfplay import Player, play_game
 from solver_cli.lexicon import load_lexicon
 from solver_cli.lexicon.cache import CACHE_ENV
 
@@ -273,3 +281,63 @@ def run_bench(
 
 def dumps(result: BenchResult) -> str:
     return json.dumps(result.to_json())
+
+
+# --- endgame positions ----------------------------------------------------------------------
+# The shipped set (data/bench/endgames-*.cgp) was made with ``endgame_positions`` and is
+# reproducible from its seed (docs/performance.md says how).
+def endgame_positions(gaddag: Gaddag, rules: Rules, leaves: LeaveTable, count: int, seed: int) -> list[str]:
+    """``count`` endgame positions as CGP lines, from equity-vs-equity self-play games seeded
+    with ``seed`` (game i is the run's game i): in each game, the first turn taken with the
+    bag empty, when the game is not yet over. Games that end before that are skipped."""
+    player = Player("equity", leaves)
+    found: list[str] = []
+    index = 0
+    while len(found) < count:
+        result = play_game(gaddag, rules, seed, index, (player, player))
+        index += 1
+        board = Board.empty(rules)
+        in_bag = rules.tile_total - 2 * rules.rack_size
+        scores = [0, 0]
+        for turn in result.turns:
+            if in_bag == 0:
+                mover = _counts(turn.rack)
+                opponent = list(unseen_tiles(board, mover, rules).counts)
+                racks = [turn.rack, counts_text(opponent)]
+                if turn.player == 1:
+                    scores = scores[::-1]
+                rows = [
+                    "".join(_square(board.squares[r * rules.cols + c]) for c in range(rules.cols))
+                    for r in range(rules.rows)
+                ]
+                zero = _zero_turns(result.turns[: result.turns.index(turn)])
+                found.append(format_cgp(Position(rows, racks, scores, zero, {"ld": rules.name})))
+                break
+            for row, col, code in turn.placed:
+                board.squares[row * rules.cols + col] = code
+            scores[turn.player] = turn.total
+            in_bag -= len(turn.drawn) - len(turn.exchanged)
+    return found
+
+
+def _zero_turns(turns: list[Turn]) -> int:
+    n = 0
+    for turn in reversed(turns):
+        if turn.score != 0:
+            break
+        n += 1
+    return n
+
+
+def _counts(text: str) -> list[int]:
+    counts = [0] * 27
+    for ch in text:
+        counts[0 if ch == "?" else ord(ch) - 64] += 1
+    return counts
+
+
+def _square(code: int) -> str:
+    if not code:
+        return "."
+    letter = chr(64 + (code & ~BLANK_BIT))
+    return letter.lower() if code & BLANK_BIT else letter
