@@ -323,6 +323,7 @@ COMMAND_PATHS = {
     "solve",
     "play",
     "explain",
+    "infer",
     "review",
     "hooks",
     "anagram",
