@@ -188,6 +188,8 @@ def infer(
         raise InputError(f"the play uses {sum(played)} tiles; the opponent held at most {full}")
     if play.kind == EXCHANGE and size < 0:
         raise InputError(f"an exchange of {play.exchanged} tiles; the opponent held at most {full}")
+    if bag == 0 and play.kind == EXCHANGE:
+        raise InputError("an exchange with the bag empty: every unseen tile was on the opponent's rack")
     if bag == 0 and play.kind == PLAY:
         # Every unseen tile was on the opponent's rack: nothing to infer.
         leave = InferredLeave(after, 1, 1.0)

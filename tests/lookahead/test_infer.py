@@ -243,6 +243,12 @@ def test_an_empty_bag_means_the_rack_was_known(engine, tiny):
     assert tiles_text(result.draw(random.Random(3))) == "S"
 
 
+def test_an_exchange_with_the_bag_empty_is_refused(tiny):
+    rules, gaddag = tiny
+    with pytest.raises(InputError, match="an exchange with the bag empty"):
+        infer(empty_board(rules), counts_of("ABS"), OpponentPlay.exchange(1), rules, gaddag, LeaveTable.zeros())
+
+
 def test_draws_a_kept_leave_by_weight_and_fills_the_rack(engine, tiny):
     rules, gaddag = tiny
     result = infer(empty_board(rules), counts_of(UNSEEN), AB, rules, gaddag, LeaveTable.zeros(), margin=5)
