@@ -173,6 +173,7 @@ JSON_BAD_INPUT = {
     "solve": ["solve", MIDGAME, "--rack", "AB1"],
     "play": ["play", OPENING, "8D", "FORMATS", "--rack", "AB1"],
     "explain": ["explain", MIDGAME, "--rack", "RETAINS", "0"],
+    "infer": ["infer", OPENING, "--rack", "AEIRST?", "--last-play", "exchange 8"],
     "hooks": ["hooks", "Q1"],
     "anagram": ["anagram", "ABCDEFGH"],
     "pattern": ["pattern", ""],
@@ -188,6 +189,7 @@ JSON_BAD_INPUT = {
 JSON_FAILED_CHECK = {
     "play": ["play", OPENING, "9D", "ZA"],
     "explain": ["explain", OPENING, "--rack", "ZA", "9D", "ZA"],
+    "infer": ["infer", OPENING, "--rack", "AEIRST?", "--last-play", "9D ZA"],
 }
 
 
@@ -323,6 +325,7 @@ COMMAND_PATHS = {
     "solve",
     "play",
     "explain",
+    "infer",
     "review",
     "hooks",
     "anagram",

@@ -1,0 +1,302 @@
+"""``scrab infer``: the leaves the opponent may have kept, judged by its last play."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import click
+
+from solver_cli.cli._common import (
+    BadInput,
+    choose_ranking,
+    complete_path,
+    json_option,
+    leaves_option,
+    lexicon_options,
+    load_lexicon_for,
+    progress_bar,
+    to_click_error,
+    warn,
+)
+from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.errors import IllegalMove, InputError, ScrabError
+from solver_cli.lookahead.infer import DEFAULT_LIMIT, DEFAULT_MARGIN, MAX_LIMIT, MAX_MARGIN
+
+if TYPE_CHECKING:
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.history import GameRecord
+    from solver_cli.engine.rules import Rules
+    from solver_cli.lexicon import Lexicon
+    from solver_cli.lookahead.infer import Inference, OpponentPlay
+
+MOVE_KINDS = ("play", "exchange", "pass")
+
+
+@click.command()
+@click.argument("board", metavar="BOARD", shell_complete=complete_path)
+@click.option("--rack", help="Your rack (taken from a CGP position or the game record's turn when not given).")
+@click.option(
+    "--last-play",
+    metavar="MOVE",
+    help="The opponent's last move on BOARD: '8D WORD' (H8 down), 'exchange N' or 'pass' "
+    "(a game record gives it itself).",
+)
+@turn_option
+@lexicon_options
+@leaves_option
+@click.option(
+    "--margin",
+    type=click.FloatRange(0, MAX_MARGIN),
+    default=DEFAULT_MARGIN,
+    show_default=True,
+    metavar="POINTS",
+    help="Keep a rack when the play is within this many points of its best equity.",
+)
+@click.option(
+    "--top", "-n", type=click.IntRange(min=1), default=10, show_default=True, help="Show the N likeliest leaves."
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, MAX_LIMIT),
+    default=DEFAULT_LIMIT,
+    show_default=True,
+    metavar="N",
+    help="Search at most N racks; when more are possible, N random draws instead (an estimate).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The random draws' seed (past --limit).")
+@json_option
+@click.pass_context
+def infer(
+    ctx: click.Context,
+    board: str,
+    rack: str | None,
+    last_play: str | None,
+    turn: int | None,
+    rules: str,
+    lexicon: str | None,
+    leaves_path: str | None,
+    margin: float,
+    top: int,
+    limit: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """The leaves the opponent may have kept, judged by its last play.
+
+    Every rack the opponent could have held (from the tiles unseen to you: not on the board,
+    not on your rack) is tried; it is kept when the play made is within --margin points of
+    that rack's best equity (MAGPIE's rule), and weighted by the ways it could have been
+    drawn. An exchange is judged by the best exchange of as many tiles; a pass says nothing.
+
+    BOARD is a GCG game record (--turn N: the opponent's move before turn N, seen by the
+    player of turn N; without --turn, the last move), or a position as scrab solve reads it,
+    before the opponent's move, which --last-play gives.
+
+    \b
+    Examples:
+      scrab infer boards/example.gcg --turn 7
+      scrab infer boards/empty.txt --rack EEILNOU --last-play '8D FAIRED' --json
+    """
+    from solver_cli.cli.solve import rack_counts
+    from solver_cli.engine.alphabet import rack_text
+    from solver_cli.engine.unseen import position_warnings, unseen_tiles
+    from solver_cli.lookahead.infer import infer as run_infer
+
+    if rack is not None and not rack.strip():
+        raise BadInput("--rack is empty: give your rack, e.g. --rack 'AEIRST?' (quoted for the shell)")
+    try:
+        position, rule_set = read_game_position(ctx, board, rules, turn)
+        chosen_lexicon = position_lexicon(lexicon, position)
+        game = position.game
+        if game is not None:
+            if last_play is not None:
+                raise click.UsageError("--last-play cannot be used with a game record: the record gives the move", ctx)
+            before, play, shown = recorded_move(game, position.turn or len(game.turns) + 1)
+            board_before = game.board_before(before)
+            lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        else:
+            if last_play is None:
+                raise click.UsageError(
+                    "Missing option '--last-play': BOARD is no game record, so give the opponent's move "
+                    "(e.g. --last-play '8D FAIRED')",
+                    ctx,
+                )
+            board_before = position.board
+            lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+            play, shown = given_move(board_before, rule_set, lex, last_play)
+        counts = rack_counts(rack, position, rule_set.rack_size)
+        for message in position_warnings(board_before, counts, rule_set, lex.contains, lex.name):
+            warn(message)
+        ranking = choose_ranking("equity", leaves_path, rule_set, chosen_lexicon)
+        assert ranking.leaves is not None
+        unseen = unseen_tiles(board_before, counts, rule_set)
+        with progress_bar(not as_json, "Trying racks", 1.0, lazy=True) as update:
+            bar = update
+
+            def report(done: int, total: int) -> None:
+                if bar is not None:
+                    bar(done / total)
+
+            result = run_infer(
+                board_before,
+                unseen.counts,
+                play,
+                rule_set,
+                lex.gaddag,
+                ranking.leaves,
+                margin=margin,
+                limit=limit,
+                seed=seed,
+                progress=report,
+            )
+    except IllegalMove as exc:
+        raise click.ClickException(f"illegal move: {exc}") from None
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+    if as_json:
+        from solver_cli.cli.render import json_text
+
+        payload = {
+            "rules": rule_set.name,
+            "lexicon": lex.name,
+            "leaves": ranking.table,
+            "board": position.name,
+            "rack": rack_text(counts),
+            "unseen": unseen.text(),
+            **inference_json(result, shown, top),
+        }
+        click.echo(json_text(payload))
+        return
+    print_inference(result, shown, top, ranking.table)
+
+
+def recorded_move(game: GameRecord, turn: int) -> tuple[int, OpponentPlay, dict[str, object]]:
+    """(the opponent's move's turn, the move, how to show it) for the position before
+    ``turn``: the last play, exchange or pass before it (a challenge bonus or a time
+    penalty, which belong to the move before them, skipped), by the other player."""
+    from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK
+    from solver_cli.lookahead.infer import OpponentPlay
+
+    name = game.source
+    number = turn - 1
+    while number >= 1 and game.turns[number - 1].kind in ("challenge", "time"):
+        number -= 1
+    if number < 1:
+        raise InputError(f"--turn {turn}: {name} has no move before it to infer from")
+    move = game.turns[number - 1]
+    where = f"turn {number} of {name} (line {move.line})"
+    if move.kind not in MOVE_KINDS:
+        raise InputError(f"{where} is not a play, an exchange or a pass ({move.move_text}): nothing to infer from")
+    if move.withdrawn:
+        raise InputError(f"{where}, {move.move_text}, was withdrawn: the opponent took its tiles back")
+    mover = game.turns[turn - 1].player if turn <= len(game.turns) else 1 - move.player
+    if mover == move.player:
+        raise InputError(f"{where} is {game.players[move.player]}'s own move, not the opponent's")
+    who = game.players[move.player]
+    if move.kind == "pass":
+        return number, OpponentPlay.passed(), described("pass", None, who, number)
+    if move.kind == "exchange":
+        count = move.exchange_count
+        return number, OpponentPlay.exchange(count), described(f"exchange {count}", 0, who, number)
+    tiles = [0] * 27
+    for _row, _col, code in move.placed:
+        tiles[BLANK if code & BLANK_BIT else code & LETTER_MASK] += 1
+    score = move.computed if move.computed is not None else move.score
+    return number, OpponentPlay.placement(tiles, score), described(move.move_text, score, who, number)
+
+
+def given_move(board: Board, rules: Rules, lex: Lexicon, text: str) -> tuple[OpponentPlay, dict[str, object]]:
+    """The ``--last-play`` move on ``board``: a placement (checked and scored), an exchange of
+    N tiles, or the pass."""
+    from solver_cli.engine.alphabet import BLANK, CODE
+    from solver_cli.engine.play import check_play
+    from solver_cli.lookahead.infer import OpponentPlay
+
+    words = text.split()
+    if [w.lower() for w in words] == ["pass"]:
+        return OpponentPlay.passed(), described("pass", None)
+    if words and words[0].lower() == "exchange":
+        if len(words) != 2 or not re.fullmatch(r"[0-9]{1,2}", words[1]):
+            raise InputError(f"--last-play {text!r}: give the number of tiles exchanged, e.g. 'exchange 3'")
+        count = int(words[1])
+        if not 1 <= count <= rules.rack_size:
+            raise InputError(f"--last-play {text!r}: an exchange throws back 1 to {rules.rack_size} tiles")
+        return OpponentPlay.exchange(count), described(f"exchange {count}", 0)
+    if len(words) != 2:
+        raise InputError(f"--last-play {text!r}: give a position and a word (8D FAIRED), 'exchange N' or 'pass'")
+    played = check_play(board, rules, words[0], words[1], lex.contains, lex.name)
+    tiles = [0] * 27
+    for tile in played.placed:
+        tiles[BLANK if tile.blank else CODE[tile.letter]] += 1
+    score = played.scored.score
+    return OpponentPlay.placement(tiles, score), described(f"{words[0].upper()} {words[1]}", score)
+
+
+def described(move: str, score: int | None, player: str | None = None, turn: int | None = None) -> dict[str, object]:
+    """The opponent's move as the output shows it (the JSON's ``last_play``)."""
+    return {"move": move, "score": score, "player": player, "turn": turn}
+
+
+def move_line(shown: dict[str, object], kind: str) -> str:
+    """``bob's L2 GELADA, 34 points (turn 6)``"""
+    text = str(shown["move"])
+    if kind == "exchange":
+        text = text.replace("exchange", "exchange of") + " tiles"
+    if shown["player"] is not None:
+        text = f"{shown['player']}'s {text}"
+    if kind == "play":
+        text += f", {shown['score']} points"
+    if shown["turn"] is not None:
+        text += f" (turn {shown['turn']})"
+    return text
+
+
+def inference_json(result: Inference, shown: dict[str, object], top: int) -> dict[str, object]:
+    return {
+        "last_play": shown,
+        "kind": result.play.kind,
+        "method": result.method,
+        "margin": result.margin,
+        "leave_size": result.leave_size,
+        "considered": result.considered,
+        "kept": result.kept,
+        "kept_share": result.kept_share,
+        "distinct_leaves": len(result.leaves),
+        "note": result.note or None,
+        "top": [{"leave": leave.text, "draws": leave.draws, "weight": leave.weight} for leave in result.leaves[:top]],
+    }
+
+
+def print_inference(result: Inference, shown: dict[str, object], top: int, table: str | None) -> None:
+    from solver_cli.cli._common import console, print_wrapped
+    from solver_cli.cli.table import Column, print_table
+    from solver_cli.lookahead.infer import EXACT, KNOWN, SAMPLED
+
+    out = console()
+    unit = "exchange racks" if result.play.kind == "exchange" else "racks"
+    print_wrapped(out, f"The opponent's last move: {move_line(shown, result.play.kind)}")
+    if result.method == KNOWN:
+        print_wrapped(out, "The bag was empty: the opponent held every unseen tile.")
+    elif result.method in (EXACT, SAMPLED):
+        tried = (
+            f"{result.considered:,} {unit} tried"
+            if result.method == EXACT
+            else f"{result.considered:,} random draws (more racks than --limit)"
+        )
+        print_wrapped(
+            out,
+            f"{tried}; {result.kept:,} kept, within {result.margin:g} points of their best equity "
+            f"({table} leaves): {result.kept_share:.1%} of the ways to draw them",
+        )
+    else:
+        print_wrapped(out, f"Nothing learnt: {result.note}; the opponent's rack is a random draw.")
+        return
+    rows = [
+        [str(rank), leave.text, f"{leave.weight:.1%}", f"{leave.draws:,}"]
+        for rank, leave in enumerate(result.leaves[:top], 1)
+    ]
+    columns = [Column("#", "right"), Column("Leave"), Column("Weight", "right"), Column("Draws", "right")]
+    print_table(out, columns, rows, one_line_width=None)
+    if len(result.leaves) > top:
+        print_wrapped(out, f"The {top} likeliest of {len(result.leaves):,} leaves (--top to see more).")
