@@ -329,6 +329,7 @@ COMMAND_PATHS = {
     "pattern",
     "check",
     "selfplay",
+    "sim",
     "boggle",
     "bench",
     "cache",

@@ -1,0 +1,425 @@
+"""``scrab sim``: rank the best candidates by simulating the game forward (also ``solve --sim``)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import click
+
+from solver_cli.cli._common import (
+    STOPPED,
+    BadInput,
+    complete_path,
+    console,
+    jobs_option,
+    json_option,
+    leaves_option,
+    lexicon_options,
+    load_lexicon_for,
+    note_jobs,
+    refuse_empty_rack,
+    to_click_error,
+    warn,
+)
+from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.errors import ScrabError
+from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from solver_cli.cli._common import Ranking
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.movegen import Candidate
+    from solver_cli.engine.rules import Rules
+    from solver_cli.formats.position import LoadedPosition
+    from solver_cli.lexicon import Lexicon
+    from solver_cli.lookahead.sim import SimResult
+
+REFRESHES_PER_SECOND = 4
+STOP_CHOICES = ("95", "98", "99", "none")
+WHY = {
+    "confident": "one candidate is ahead at {stop}% confidence",
+    "iterations": "the iterations are done",
+    "time": "the time limit is spent",
+    "interrupted": "stopped",
+}
+
+
+def default_iterations(plies: int) -> int:
+    """Macondo's cap on a simulation's iterations: 2,000 plus 625 a ply."""
+    return 2000 + 625 * plies
+
+
+@click.command()
+@click.argument("board", metavar="POSITION", shell_complete=complete_path)
+@click.option("--rack", help="Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
+@turn_option
+@lexicon_options
+@leaves_option
+@click.option(
+    "--candidates",
+    "-k",
+    type=click.IntRange(1, MAX_CANDIDATES),
+    default=DEFAULT_CANDIDATES,
+    show_default=True,
+    help="Simulate the K best moves by equity.",
+)
+@click.option(
+    "--plies",
+    type=click.IntRange(1, MAX_PLIES),
+    default=DEFAULT_PLIES,
+    show_default=True,
+    help="Replies played after each candidate (the opponent's, then yours, ...).",
+)
+@click.option(
+    "--iterations",
+    type=click.IntRange(1, MAX_ITERATIONS),
+    metavar="N",
+    help="At most N iterations (default: 2,000 + 625 a ply, Macondo's cap, unless --time-limit is given).",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="S",
+    help="Stop after S seconds (the standings then depend on the machine's speed).",
+)
+@click.option(
+    "--stop",
+    type=click.Choice(STOP_CHOICES),
+    default="99",
+    show_default=True,
+    help="Drop the candidates behind at this confidence (%) and stop when one is left; none: play the whole budget.",
+)
+@click.option(
+    "--opponent-rack",
+    metavar="RACK",
+    help="The opponent's rack, if known (completed at random from the unseen tiles when short).",
+)
+@jobs_option("one per iteration")
+@click.option("--seed", type=int, default=None, help="Seed for the draws (default: a random seed, reported).")
+@json_option
+@click.pass_context
+def sim(
+    ctx: click.Context,
+    board: str,
+    rack: str | None,
+    turn: int | None,
+    rules: str,
+    lexicon: str | None,
+    leaves_path: str | None,
+    candidates: int,
+    plies: int,
+    iterations: int | None,
+    time_limit: float | None,
+    stop: str,
+    opponent_rack: str | None,
+    jobs: int,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """Rank the best moves for the rack (--rack) on POSITION by playing the game forward.
+
+    Each of the K best moves by equity is played, the opponent's rack drawn from the unseen
+    tiles (or given), then --plies replies where each side plays its best move by equity;
+    the outcome is the points gained minus the opponent's, plus the value of each side's
+    last leave (or the exact result when the game ends). Many iterations, every candidate
+    seeing the same racks and draws in each, give each candidate its mean and standard
+    error; candidates statistically behind are dropped (--stop). The same --seed gives the
+    same standings whatever --jobs. docs/sim.md explains the method.
+
+    POSITION is read as scrab solve reads its BOARD (a board file, -, a CGP position, or a
+    GCG game record with --turn N).
+
+    \b
+    Examples:
+      scrab sim boards/midgame.txt --rack RETAINS --iterations 200 --seed 1
+      scrab sim boards/midgame.txt --rack 'AEIRST?' --time-limit 10 --jobs 2
+      scrab sim boards/example.gcg --turn 10 --candidates 5 --json
+    """
+    from solver_cli.cli._common import check_rank, choose_ranking
+    from solver_cli.cli.solve import rack_counts
+
+    refuse_empty_rack(rack)
+    check_rank(ctx, "equity", leaves_path)
+    if opponent_rack is not None and not opponent_rack.strip():
+        raise BadInput("--opponent-rack is empty: give its letters, e.g. --opponent-rack 'EIRST?'")
+    try:
+        position, rule_set = read_game_position(ctx, board, rules, turn)
+        counts = rack_counts(rack, position, rule_set.rack_size)
+        chosen_lexicon = position_lexicon(lexicon, position)
+        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        ranking = choose_ranking("equity", leaves_path, rule_set, chosen_lexicon)
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+    run_sim(
+        position,
+        counts,
+        rule_set,
+        lex,
+        ranking,
+        candidates=candidates,
+        plies=plies,
+        iterations=iterations,
+        time_limit=time_limit,
+        stop=stop,
+        opponent_rack=opponent_rack,
+        jobs=jobs,
+        seed=seed,
+        as_json=as_json,
+    )
+
+
+def run_sim(
+    position: LoadedPosition,
+    counts: list[int],
+    rule_set: Rules,
+    lex: Lexicon,
+    ranking: Ranking,
+    *,
+    candidates: int = DEFAULT_CANDIDATES,
+    plies: int = DEFAULT_PLIES,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    stop: str = "99",
+    opponent_rack: str | None = None,
+    jobs: int = 1,
+    seed: int | None = None,
+    as_json: bool = False,
+) -> None:
+    """Simulate, with a live table on a terminal, then print the standings (``scrab sim``
+    and ``scrab solve --sim``)."""
+    from solver_cli.engine.alphabet import parse_rack, rack_text
+    from solver_cli.engine.unseen import position_warnings
+    from solver_cli.games import workers
+    from solver_cli.games.selfplay import random_seed
+    from solver_cli.lookahead.sim import SimStopped, simulate
+
+    assert ranking.leaves is not None
+    if iterations is None and time_limit is None:
+        iterations = default_iterations(plies)
+    run_seed = random_seed() if seed is None else seed
+    used = workers.capped_jobs(jobs, iterations or MAX_ITERATIONS)
+    note_jobs(jobs, used, iterations or MAX_ITERATIONS, "iterations")
+    spread, scoreless = game_state(position)
+    try:
+        for message in position_warnings(position.board, counts, rule_set, lex.contains, lex.name):
+            warn(message)
+        opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+    stopped_early = False
+    describe = describer(position.board, rule_set, counts)
+    with live_table(not as_json, describe) as show:
+        try:
+            result = simulate(
+                position.board,
+                counts,
+                lex.gaddag,
+                rule_set,
+                ranking.leaves,
+                candidates=candidates,
+                plies=plies,
+                iterations=iterations,
+                time_limit=time_limit,
+                stop=None if stop == "none" else int(stop),
+                seed=run_seed,
+                jobs=used,
+                workers=workers,
+                opponent_rack=opponent,
+                spread=spread,
+                scoreless=scoreless,
+                progress=show,
+            )
+        except SimStopped as exc:
+            result = exc.result
+            stopped_early = True
+        except ScrabError as exc:
+            raise to_click_error(exc) from None
+    shown_rack = rack_text(counts)
+    if as_json:
+        print_json(result, position, rule_set, lex.name, ranking, shown_rack, describe)
+    else:
+        out = console()
+        title = (
+            f"{len(result.standings)} candidates for {shown_rack}, {plies} {'ply' if plies == 1 else 'plies'} each, "
+            f"by mean points  ({rule_set.name}, {lex.name}, {ranking.table} leaves, seed {result.seed}"
+            + (f", {result.jobs} jobs" if result.jobs > 1 else "")
+            + ")"
+        )
+        out.print(standings_table(result, describe, title))
+        out.print(ending_line(result))
+    if stopped_early:
+        click.echo(f"Stopped: after {result.iterations:,} iterations; the standings cover them", err=True)
+        raise click.exceptions.Exit(STOPPED)
+
+
+def game_state(position: LoadedPosition) -> tuple[int, int]:
+    """(the mover's score minus the opponent's, scoreless turns in a row before the
+    position), from a game record; (0, 0) for a board without one."""
+    game, turn = position.game, position.turn
+    if game is None or turn is None:
+        return 0, 0
+    if turn <= len(game.turns):
+        at = game.turns[turn - 1]
+        mover, scores = at.player, at.scores
+    else:
+        last = game.turns[-1] if game.turns else None
+        mover = 1 - last.player if last is not None else 0
+        scores = game.final_scores
+    scoreless = 0
+    for before in reversed(game.turns[: turn - 1]):
+        if before.kind not in ("play", "exchange", "pass"):
+            break
+        if before.score != 0:
+            break
+        scoreless += 1
+    return scores[mover] - scores[1 - mover], scoreless
+
+
+Describe = Callable[["Candidate"], tuple[str, str]]
+
+
+def describer(board: Board, rules: Rules, rack: list[int]) -> Describe:
+    """(position, word) of a candidate as scrab solve shows them ("8H", "RE(T)AINS"; "-",
+    "exchange QU"), each worked out once."""
+    from solver_cli.engine.movegen import KINDS, PLACE
+    from solver_cli.engine.scoring import build_move, other_move
+
+    known: dict[Candidate, tuple[str, str]] = {}
+
+    def describe(c: Candidate) -> tuple[str, str]:
+        text = known.get(c)
+        if text is None:
+            if c.kind == PLACE:
+                move = build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
+                text = (move.position, move.notation)
+            else:
+                text = ("-", other_move(KINDS[c.kind], rack, c.codes).text)
+            known[c] = text
+        return text
+
+    return describe
+
+
+def standings_table(result: SimResult, describe: Describe, title: str) -> RenderableType:
+    from rich.table import Table
+
+    from solver_cli.cli.render import tenths_of
+
+    win = any(s.win is not None for s in result.standings)
+    table = Table(title=title, title_justify="left", header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("Pos")
+    table.add_column("Word")
+    table.add_column("Score", justify="right")
+    table.add_column("Equity", justify="right")
+    table.add_column("Mean", justify="right")
+    table.add_column("±SE", justify="right")
+    if win:
+        table.add_column("Win %", justify="right")
+    table.add_column("Iterations", justify="right")
+    table.add_column("Dropped", justify="right")
+    for rank, s in enumerate(result.standings, 1):
+        pos, word = describe(s.candidate)
+        row = [
+            str(rank),
+            pos,
+            word,
+            str(s.candidate.score),
+            tenths_of(s.candidate.equity),
+            f"{s.mean:.1f}" if s.iterations else "-",
+            f"{s.stderr:.1f}" if s.iterations > 1 else "-",
+        ]
+        if win:
+            row.append(f"{100 * s.win:.1f}" if s.win is not None and s.iterations else "-")
+        row += [f"{s.iterations:,}", f"at {s.pruned_at:,}" if s.pruned_at is not None else "-"]
+        table.add_row(*row)
+    return table
+
+
+def ending_line(result: SimResult) -> str:
+    why = WHY.get(result.stopped or "", "")
+    if result.stopped == "confident":
+        why = why.format(stop=result.stop)
+    return f"{result.iterations:,} iterations: {why}."
+
+
+def print_json(
+    result: SimResult,
+    position: LoadedPosition,
+    rules: Rules,
+    lexicon: str,
+    ranking: Ranking,
+    rack: str,
+    describe: Describe,
+) -> None:
+    from solver_cli.cli.render import exact_points, json_text
+
+    standings = []
+    for rank, s in enumerate(result.standings, 1):
+        pos, word = describe(s.candidate)
+        c = s.candidate
+        standings.append(
+            {
+                "rank": rank,
+                "equity_rank": s.equity_rank,
+                "kind": ("place", "exchange", "pass")[c.kind],
+                "position": pos if pos != "-" else "",
+                "move": word,
+                "score": c.score,
+                "equity": exact_points(c.equity),
+                "mean": s.mean if s.iterations else None,
+                "stderr": s.stderr if s.iterations > 1 else None,
+                "win": s.win if s.iterations else None,
+                "win_stderr": s.win_stderr if s.iterations > 1 else None,
+                "iterations": s.iterations,
+                "pruned_at": s.pruned_at,
+            }
+        )
+    payload = {
+        "rules": rules.name,
+        "lexicon": lexicon,
+        "leaves": ranking.table,
+        "board": position.name,
+        "rack": rack,
+        "plies": result.plies,
+        "seed": result.seed,
+        "jobs": result.jobs,
+        "stop": result.stop,
+        "iterations": result.iterations,
+        "stopped": result.stopped,
+        "seconds": result.seconds,
+        "standings": standings,
+    }
+    click.echo(json_text(payload))
+
+
+@contextmanager
+def live_table(enabled: bool, describe: Describe) -> Iterator[Callable[[SimResult], None] | None]:
+    """A Rich table of the standings so far on stderr, redrawn a few times a second, only on
+    a terminal and never with --json; yields the progress callback (None when hidden)."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.live import Live
+
+    live = Live(console=console(stderr=True), refresh_per_second=REFRESHES_PER_SECOND, transient=True)
+    shown = 0.0
+
+    def show(result: SimResult) -> None:
+        nonlocal shown
+        now = time.monotonic()
+        if now - shown >= 1 / REFRESHES_PER_SECOND:  # (a table a refresh, not one an iteration)
+            shown = now
+            live.update(standings_table(result, describe, f"Simulating: {result.iterations:,} iterations"))
+
+    live.start()
+    try:
+        yield show
+    finally:
+        live.stop()
