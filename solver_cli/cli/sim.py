@@ -21,6 +21,7 @@ from solver_cli.cli._common import (
     lexicon_options,
     load_lexicon_for,
     note_jobs,
+    print_wrapped,
     refuse_empty_rack,
     to_click_error,
     warn,
@@ -242,16 +243,17 @@ def run_sim(
             raise to_click_error(exc) from None
     shown_rack = rack_text(counts)
     if as_json:
-        print_json(result, position, rule_set, lex.name, ranking, shown_rack, describe)
+        print_json(result, position, rule_set, lex.name, ranking, shown_rack, describe, (spread, scoreless))
     else:
         out = console()
         title = (
-            f"{len(result.standings)} candidates for {shown_rack}, {plies} {'ply' if plies == 1 else 'plies'} each, "
-            f"by mean points  ({rule_set.name}, {lex.name}, {ranking.table} leaves, seed {result.seed}"
+            f"{len(result.standings)} candidates for {shown_rack}, {plies} {'ply' if plies == 1 else 'plies'}, "
+            f"by mean points  ({rule_set.name}, {lex.name}, seed {result.seed}"
             + (f", {result.jobs} jobs" if result.jobs > 1 else "")
             + ")"
         )
-        out.print(standings_table(result, describe, title))
+        print_wrapped(out, title)
+        out.print(standings_table(result, describe, None))
         out.print(ending_line(result))
     if stopped_early:
         click.echo(f"Stopped: after {result.iterations:,} iterations; the standings cover them", err=True)
@@ -306,7 +308,7 @@ def describer(board: Board, rules: Rules, rack: list[int]) -> Describe:
     return describe
 
 
-def standings_table(result: SimResult, describe: Describe, title: str) -> RenderableType:
+def standings_table(result: SimResult, describe: Describe, title: str | None) -> RenderableType:
     from rich.table import Table
 
     from solver_cli.cli.render import tenths_of
@@ -357,6 +359,7 @@ def print_json(
     ranking: Ranking,
     rack: str,
     describe: Describe,
+    state: tuple[int, int],
 ) -> None:
     from solver_cli.cli.render import exact_points, json_text
 
@@ -387,6 +390,8 @@ def print_json(
         "leaves": ranking.table,
         "board": position.name,
         "rack": rack,
+        "spread": state[0],
+        "scoreless_turns": state[1],
         "plies": result.plies,
         "seed": result.seed,
         "jobs": result.jobs,
