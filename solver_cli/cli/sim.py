@@ -138,9 +138,9 @@ def sim(
 
     \b
     Examples:
-      scrab sim boards/midgame.txt --rack RETAINS --iterations 200 --seed 1
-      scrab sim boards/midgame.txt --rack 'AEIRST?' --time-limit 10 --jobs 2
-      scrab sim boards/example.gcg --turn 10 --candidates 5 --json
+      scrab sim boards/midgame.txt --rack RETAINS --candidates 3 --iterations 20 --seed 1
+      scrab sim boards/midgame.txt --rack 'AEIRST?' --time-limit 1 --jobs 2
+      scrab sim boards/example.gcg --turn 10 --candidates 3 --iterations 10 --json
     """
     from solver_cli.cli._common import check_rank, choose_ranking
     from solver_cli.cli.solve import rack_counts
