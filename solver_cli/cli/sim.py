@@ -404,11 +404,15 @@ def print_json(
     click.echo(json_text(payload))
 
 
+def on_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
 @contextmanager
 def live_table(enabled: bool, describe: Describe) -> Iterator[Callable[[SimResult], None] | None]:
     """A Rich table of the standings so far on stderr, redrawn a few times a second, only on
     a terminal and never with --json; yields the progress callback (None when hidden)."""
-    if not enabled or not sys.stderr.isatty():
+    if not enabled or not on_terminal():
         yield None
         return
     from rich.live import Live

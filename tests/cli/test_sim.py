@@ -185,3 +185,31 @@ def test_sigterm_stops_a_run_on_workers_with_the_standings_so_far(full_lexicon):
     assert err.decode() == f"Stopped: after {data['iterations']:,} iterations; the standings cover them\n"
     assert all(s["iterations"] == data["iterations"] for s in data["standings"])
     _wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids), 5, "workers gone")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_live_table_is_for_a_terminal_only(runner, monkeypatch, as_json):
+    """On a terminal the standings so far are drawn on stderr while the run goes on (never
+    with --json); stdout is the same either way."""
+    from solver_cli.cli import sim as sim_command
+
+    drawn = []
+    real = sim_command.standings_table
+
+    def counted(result, describe, title):
+        drawn.append(title)
+        return real(result, describe, title)
+
+    monkeypatch.setattr(sim_command, "standings_table", counted)
+    args = ["sim", *SMALL, "--seed", "3"] + (["--json"] if as_json else [])
+    plain = runner.invoke(cli, args)
+    monkeypatch.setattr(sim_command, "on_terminal", lambda: True)
+    drawn.clear()
+    live = runner.invoke(cli, args)
+    assert live.exit_code == plain.exit_code == 0, live.output
+    if as_json:
+        assert drawn == [] and live.stderr == ""
+        assert json.loads(live.stdout)["standings"] == json.loads(plain.stdout)["standings"]
+    else:
+        assert drawn[0] == "Simulating: 4 iterations" and drawn[-1] is None  # the live one, then stdout's
+        assert live.stdout == plain.stdout
