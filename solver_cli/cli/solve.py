@@ -209,7 +209,7 @@ def solve(
         chosen_lexicon = position_lexicon(lexicon, position)
         lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
         if simulate_moves:
-            from solver_cli.cli.sim import run_sim
+            from solver_cli.cli._sim import run_sim
             from solver_cli.lookahead.sim import DEFAULT_CANDIDATES
 
             ranking = choose_ranking(rank, leaves_path, rule_set, chosen_lexicon)

@@ -67,7 +67,7 @@ def test_the_same_seed_gives_the_same_standings_whatever_jobs(runner):
 
 
 def test_solve_sim_simulates_the_top_moves(runner, monkeypatch):
-    from solver_cli.cli import sim as sim_command
+    from solver_cli.cli import _sim as sim_command
 
     monkeypatch.setattr(sim_command, "default_iterations", lambda plies: 6)  # (the real budget takes minutes)
     result = runner.invoke(cli, ["solve", "boards/midgame.txt", "--rack", "RETAINS", "--sim", "--top", "2", "--json"])
@@ -77,7 +77,7 @@ def test_solve_sim_simulates_the_top_moves(runner, monkeypatch):
 
 
 def test_the_default_budget_is_macondos_cap():
-    from solver_cli.cli.sim import default_iterations
+    from solver_cli.cli._sim import default_iterations
 
     assert default_iterations(2) == 3250
 
@@ -191,7 +191,7 @@ def test_sigterm_stops_a_run_on_workers_with_the_standings_so_far(full_lexicon):
 def test_the_live_table_is_for_a_terminal_only(runner, monkeypatch, as_json):
     """On a terminal the standings so far are drawn on stderr while the run goes on (never
     with --json); stdout is the same either way."""
-    from solver_cli.cli import sim as sim_command
+    from solver_cli.cli import _sim as sim_command
 
     drawn = []
     real = sim_command.standings_table

@@ -178,6 +178,7 @@ JSON_BAD_INPUT = {
     "pattern": ["pattern", ""],
     "check": ["check", "Q1"],
     "selfplay": ["selfplay", "--games", "1", "--rules", "chess"],
+    "sim": ["sim", MIDGAME, "--rack", "AB1"],
     "boggle": ["boggle", "ABCD/E1GH/IJKL/MNOP"],
     "bench": ["bench", "--lexicon", "no-such-list"],
     "review": ["review", "no-such-game.gcg"],
