@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from solver_cli.engine.rules import Rules
     from solver_cli.formats.position import LoadedPosition
     from solver_cli.lexicon import Lexicon
-    from solver_cli.lookahead.sim import SimResult
+    from solver_cli.lookahead.sim import SimResult, WinProbability
 
 REFRESHES_PER_SECOND = 4
 STOP_CHOICES = ("95", "98", "99", "none")
@@ -64,6 +64,7 @@ def run_sim(
     jobs: int = 1,
     seed: int | None = None,
     as_json: bool = False,
+    win_probability: WinProbability | None = None,
 ) -> None:
     """Simulate, with a live table on a terminal, then print the standings (``scrab sim``
     and ``scrab solve --sim``)."""
@@ -107,6 +108,7 @@ def run_sim(
                 opponent_rack=opponent,
                 spread=spread,
                 scoreless=scoreless,
+                win_probability=win_probability,
                 progress=show,
             )
         except SimStopped as exc:

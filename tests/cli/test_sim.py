@@ -213,3 +213,21 @@ def test_the_live_table_is_for_a_terminal_only(runner, monkeypatch, as_json):
     else:
         assert drawn[0] == "Simulating: 4 iterations" and drawn[-1] is None  # the live one, then stdout's
         assert live.stdout == plain.stdout
+
+
+def test_a_win_probability_function_gives_the_win_column(runner, monkeypatch):
+    """``run_sim`` passes a win-probability function on (the table of P(win | spread, unseen)
+    plugs in there): the standings gain a Win % column and the JSON its figures."""
+    from solver_cli.cli import _sim
+
+    real = _sim.run_sim
+
+    def with_chances(*args, **kwargs):
+        return real(*args, **kwargs, win_probability=lambda spread, unseen: 0.25)
+
+    monkeypatch.setattr("solver_cli.cli.sim.run_sim", with_chances)
+    table = runner.invoke(cli, ["sim", *SMALL, "--seed", "1"])
+    assert table.exit_code == 0, table.output
+    assert "Win %" in table.stdout and " 75.0 │" in table.stdout  # the opponent is to move: 1 - 0.25
+    data = json.loads(runner.invoke(cli, ["sim", *SMALL, "--seed", "1", "--json"]).stdout)
+    assert all(s["win"] == pytest.approx(0.75) and s["win_stderr"] == 0 for s in data["standings"])
