@@ -39,6 +39,7 @@ COMMANDS = {
     "pattern": "solver_cli.cli.words:pattern",
     "check": "solver_cli.cli.words:check",
     "selfplay": "solver_cli.cli.selfplay:selfplay",
+    "sim": "solver_cli.cli.sim:sim",
     "boggle": "solver_cli.cli.boggle:boggle",
     "bench": "solver_cli.cli.bench:bench",
     "cache": "solver_cli.cli.cache:cache",

@@ -17,6 +17,7 @@ from solver_cli.cli._common import (
     leaves_option,
     lexicon_options,
     load_lexicon_for,
+    option_name,
     rank_option,
     refuse_empty_rack,
     refuse_together,
@@ -106,6 +107,13 @@ def no_rack_reason(position: LoadedPosition) -> str:
 )
 @click.option("--cgp", "print_cgp", is_flag=True, help="Also print the position as a CGP string.")
 @click.option(
+    "--sim",
+    "simulate_moves",
+    is_flag=True,
+    help="Rank the best moves by simulating two plies ahead, as scrab sim does with its defaults "
+    "(the --top N best by equity, 10 unless given).",
+)
+@click.option(
     "--svg",
     "svg_path",
     metavar="FILE",
@@ -137,6 +145,7 @@ def solve(
     sort: str,
     print_cgp: bool,
     svg_path: str | None,
+    simulate_moves: bool,
 ) -> None:
     """Every legal move for the rack (--rack) on the board BOARD, ranked by equity.
 
@@ -168,6 +177,8 @@ def solve(
     refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the table")
     fold_flag = "--fold-blanks" if fold_blanks else "--no-fold-blanks"
     refuse_together(ctx, ("as_json", "--json"), ("fold_blanks", fold_flag), "JSON lists every move")
+    if simulate_moves:
+        refuse_with_sim(ctx)
     if svg_path is not None:
         check_writable(svg_path, "--svg")
     refuse_empty_rack(rack)
@@ -197,6 +208,14 @@ def solve(
         )
         chosen_lexicon = position_lexicon(lexicon, position)
         lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        if simulate_moves:
+            from solver_cli.cli._sim import run_sim
+            from solver_cli.lookahead.sim import DEFAULT_CANDIDATES
+
+            ranking = choose_ranking(rank, leaves_path, rule_set, chosen_lexicon)
+            candidates = top if given(ctx, "top") else DEFAULT_CANDIDATES
+            run_sim(position, counts, rule_set, lex, ranking, candidates=candidates, as_json=as_json)
+            return
         warnings = position_warnings(position.board, counts, rule_set, lex.contains, lex.name)
         for message in warnings:
             warn(message)
@@ -268,6 +287,29 @@ def solve(
         out.print(cgp_text, soft_wrap=True)
     if svg_path is not None:
         save_svg(out, svg_path, f"scrab solve {position.name} {rack_text(counts)}")
+
+
+def refuse_with_sim(ctx: click.Context) -> None:
+    """The options that mean nothing with --sim: a usage error (it ranks by equity, the best
+    --top moves, and prints its own table)."""
+    if ctx.params["rank"] == "score":
+        raise click.UsageError("--sim cannot be used with --rank score: it plays moves by equity", ctx)
+    for name, option in (
+        ("show_all", "--all"),
+        ("show_board", "--show-board"),
+        ("svg_path", "--svg"),
+        ("print_cgp", "--cgp"),
+        ("sort", "--sort"),
+        ("fold_blanks", "--fold-blanks"),
+        ("at", "--at"),
+        ("min_length", "--min-length"),
+        ("max_length", "--max-length"),
+        ("must_use", "--must-use"),
+        ("min_score", "--min-score"),
+        ("word", "--word"),
+    ):
+        if given(ctx, name):
+            raise click.UsageError(f"--sim cannot be used with {option_name(ctx, name, option)}", ctx)
 
 
 def moves_there(count: int, filtered: bool) -> str:

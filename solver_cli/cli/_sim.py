@@ -1,0 +1,309 @@
+"""Running a simulation from the command line and showing it: the live table on a terminal,
+the standings or JSON at the end (``scrab sim`` and ``scrab solve --sim``)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import click
+
+from solver_cli.cli._common import (
+    STOPPED,
+    console,
+    note_jobs,
+    print_wrapped,
+    to_click_error,
+    warn,
+)
+from solver_cli.errors import ScrabError
+from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_ITERATIONS
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from solver_cli.cli._common import Ranking
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.movegen import Candidate
+    from solver_cli.engine.rules import Rules
+    from solver_cli.formats.position import LoadedPosition
+    from solver_cli.lexicon import Lexicon
+    from solver_cli.lookahead.sim import SimResult, WinProbability
+
+REFRESHES_PER_SECOND = 4
+STOP_CHOICES = ("95", "98", "99", "none")
+WHY = {
+    "confident": "one candidate is ahead at {stop}% confidence",
+    "iterations": "the iterations are done",
+    "time": "the time limit is spent",
+    "interrupted": "stopped",
+}
+
+
+def default_iterations(plies: int) -> int:
+    """Macondo's cap on a simulation's iterations: 2,000 plus 625 a ply."""
+    return 2000 + 625 * plies
+
+
+def run_sim(
+    position: LoadedPosition,
+    counts: list[int],
+    rule_set: Rules,
+    lex: Lexicon,
+    ranking: Ranking,
+    *,
+    candidates: int = DEFAULT_CANDIDATES,
+    plies: int = DEFAULT_PLIES,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    stop: str = "99",
+    opponent_rack: str | None = None,
+    jobs: int = 1,
+    seed: int | None = None,
+    as_json: bool = False,
+    win_probability: WinProbability | None = None,
+) -> None:
+    """Simulate, with a live table on a terminal, then print the standings (``scrab sim``
+    and ``scrab solve --sim``)."""
+    from solver_cli.engine.alphabet import parse_rack, rack_text
+    from solver_cli.engine.unseen import position_warnings
+    from solver_cli.games import workers
+    from solver_cli.games.selfplay import random_seed
+    from solver_cli.lookahead.sim import SimStopped, simulate
+
+    assert ranking.leaves is not None
+    if iterations is None and time_limit is None:
+        iterations = default_iterations(plies)
+    run_seed = random_seed() if seed is None else seed
+    used = workers.capped_jobs(jobs, iterations or MAX_ITERATIONS)
+    note_jobs(jobs, used, iterations or MAX_ITERATIONS, "iterations")
+    spread, scoreless = game_state(position)
+    try:
+        for message in position_warnings(position.board, counts, rule_set, lex.contains, lex.name):
+            warn(message)
+        opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+    stopped_early = False
+    describe = describer(position.board, rule_set, counts)
+    with live_table(not as_json, describe) as show:
+        try:
+            result = simulate(
+                position.board,
+                counts,
+                lex.gaddag,
+                rule_set,
+                ranking.leaves,
+                candidates=candidates,
+                plies=plies,
+                iterations=iterations,
+                time_limit=time_limit,
+                stop=None if stop == "none" else int(stop),
+                seed=run_seed,
+                jobs=used,
+                workers=workers,
+                opponent_rack=opponent,
+                spread=spread,
+                scoreless=scoreless,
+                win_probability=win_probability,
+                progress=show,
+            )
+        except SimStopped as exc:
+            result = exc.result
+            stopped_early = True
+        except ScrabError as exc:
+            raise to_click_error(exc) from None
+    shown_rack = rack_text(counts)
+    if as_json:
+        print_json(result, position, rule_set, lex.name, ranking, shown_rack, describe, (spread, scoreless))
+    else:
+        out = console()
+        title = (
+            f"{len(result.standings)} candidates for {shown_rack}, {plies} {'ply' if plies == 1 else 'plies'}, "
+            f"by mean points  ({rule_set.name}, {lex.name}, seed {result.seed}"
+            + (f", {result.jobs} jobs" if result.jobs > 1 else "")
+            + ")"
+        )
+        print_wrapped(out, title)
+        out.print(standings_table(result, describe, None))
+        out.print(ending_line(result))
+    if stopped_early:
+        click.echo(f"Stopped: after {result.iterations:,} iterations; the standings cover them", err=True)
+        raise click.exceptions.Exit(STOPPED)
+
+
+def game_state(position: LoadedPosition) -> tuple[int, int]:
+    """(the mover's score minus the opponent's, scoreless turns in a row before the
+    position), from a game record; (0, 0) for a board without one."""
+    game, turn = position.game, position.turn
+    if game is None or turn is None:
+        return 0, 0
+    if turn <= len(game.turns):
+        at = game.turns[turn - 1]
+        mover, scores = at.player, at.scores
+    else:
+        last = game.turns[-1] if game.turns else None
+        mover = 1 - last.player if last is not None else 0
+        scores = game.final_scores
+    scoreless = 0
+    for before in reversed(game.turns[: turn - 1]):
+        if before.kind not in ("play", "exchange", "pass"):
+            break
+        if before.score != 0:
+            break
+        scoreless += 1
+    return scores[mover] - scores[1 - mover], scoreless
+
+
+Describe = Callable[["Candidate"], tuple[str, str]]
+
+
+def describer(board: Board, rules: Rules, rack: list[int]) -> Describe:
+    """(position, word) of a candidate as scrab solve shows them ("8H", "RE(T)AINS"; "-",
+    "exchange QU"), each worked out once."""
+    from solver_cli.engine.movegen import KINDS, PLACE
+    from solver_cli.engine.scoring import build_move, other_move
+
+    known: dict[Candidate, tuple[str, str]] = {}
+
+    def describe(c: Candidate) -> tuple[str, str]:
+        text = known.get(c)
+        if text is None:
+            if c.kind == PLACE:
+                move = build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
+                text = (move.position, move.notation)
+            else:
+                text = ("-", other_move(KINDS[c.kind], rack, c.codes).text)
+            known[c] = text
+        return text
+
+    return describe
+
+
+def standings_table(result: SimResult, describe: Describe, title: str | None) -> RenderableType:
+    from rich.table import Table
+
+    from solver_cli.cli.render import tenths_of
+
+    win = any(s.win is not None for s in result.standings)
+    table = Table(title=title, title_justify="left", header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("Pos")
+    table.add_column("Word")
+    table.add_column("Score", justify="right")
+    table.add_column("Equity", justify="right")
+    table.add_column("Mean", justify="right")
+    table.add_column("±SE", justify="right")
+    if win:
+        table.add_column("Win %", justify="right")
+    table.add_column("Iterations", justify="right")
+    table.add_column("Dropped", justify="right")
+    for rank, s in enumerate(result.standings, 1):
+        pos, word = describe(s.candidate)
+        row = [
+            str(rank),
+            pos,
+            word,
+            str(s.candidate.score),
+            tenths_of(s.candidate.equity),
+            f"{s.mean:.1f}" if s.iterations else "-",
+            f"{s.stderr:.1f}" if s.iterations > 1 else "-",
+        ]
+        if win:
+            row.append(f"{100 * s.win:.1f}" if s.win is not None and s.iterations else "-")
+        row += [f"{s.iterations:,}", f"at {s.pruned_at:,}" if s.pruned_at is not None else "-"]
+        table.add_row(*row)
+    return table
+
+
+def ending_line(result: SimResult) -> str:
+    why = WHY.get(result.stopped or "", "")
+    if result.stopped == "confident":
+        why = why.format(stop=result.stop)
+    return f"{result.iterations:,} iterations: {why}."
+
+
+def print_json(
+    result: SimResult,
+    position: LoadedPosition,
+    rules: Rules,
+    lexicon: str,
+    ranking: Ranking,
+    rack: str,
+    describe: Describe,
+    state: tuple[int, int],
+) -> None:
+    from solver_cli.cli.render import exact_points, json_text
+
+    standings = []
+    for rank, s in enumerate(result.standings, 1):
+        pos, word = describe(s.candidate)
+        c = s.candidate
+        standings.append(
+            {
+                "rank": rank,
+                "equity_rank": s.equity_rank,
+                "kind": ("place", "exchange", "pass")[c.kind],
+                "position": pos if pos != "-" else "",
+                "move": word,
+                "score": c.score,
+                "equity": exact_points(c.equity),
+                "mean": s.mean if s.iterations else None,
+                "stderr": s.stderr if s.iterations > 1 else None,
+                "win": s.win if s.iterations else None,
+                "win_stderr": s.win_stderr if s.iterations > 1 else None,
+                "iterations": s.iterations,
+                "pruned_at": s.pruned_at,
+            }
+        )
+    payload = {
+        "rules": rules.name,
+        "lexicon": lexicon,
+        "leaves": ranking.table,
+        "board": position.name,
+        "rack": rack,
+        "spread": state[0],
+        "scoreless_turns": state[1],
+        "plies": result.plies,
+        "seed": result.seed,
+        "jobs": result.jobs,
+        "stop": result.stop,
+        "iterations": result.iterations,
+        "stopped": result.stopped,
+        "seconds": result.seconds,
+        "standings": standings,
+    }
+    click.echo(json_text(payload))
+
+
+def on_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+@contextmanager
+def live_table(enabled: bool, describe: Describe) -> Iterator[Callable[[SimResult], None] | None]:
+    """A Rich table of the standings so far on stderr, redrawn a few times a second, only on
+    a terminal and never with --json; yields the progress callback (None when hidden)."""
+    if not enabled or not on_terminal():
+        yield None
+        return
+    from rich.live import Live
+
+    live = Live(console=console(stderr=True), refresh_per_second=REFRESHES_PER_SECOND, transient=True)
+    shown = 0.0
+
+    def show(result: SimResult) -> None:
+        nonlocal shown
+        now = time.monotonic()
+        if now - shown >= 1 / REFRESHES_PER_SECOND:  # (a table a refresh, not one an iteration)
+            shown = now
+            live.update(standings_table(result, describe, f"Simulating: {result.iterations:,} iterations"))
+
+    live.start()
+    try:
+        yield show
+    finally:
+        live.stop()

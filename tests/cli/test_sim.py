@@ -1,0 +1,233 @@
+"""``scrab sim`` and ``scrab solve --sim``: the standings, JSON, exit statuses, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver_cli.cli import cli
+from solver_cli.lookahead import sim
+
+SMALL = ["boards/midgame.txt", "--rack", "RETAINS", "--candidates", "2", "--iterations", "4"]
+
+
+@pytest.fixture
+def runner(full_lexicon):
+    return CliRunner()
+
+
+def standings(result) -> list[dict]:
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    return data["standings"]
+
+
+def test_the_standings_table(runner):
+    result = runner.invoke(cli, ["sim", *SMALL, "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""  # no live table off a terminal
+    lines = result.stdout.splitlines()
+    assert lines[0] == "2 candidates for AEINRST, 2 plies, by mean points  (scrabble, kjxqz, seed 1)"
+    assert lines[-1] == "4 iterations: the iterations are done."
+    rows = [line for line in lines if line.startswith("│")]
+    assert len(rows) == 2 and all(" 4 │" in row for row in rows)
+    assert "NASTIER" in result.stdout
+
+
+def test_json_has_every_figure_and_the_reason(runner):
+    result = runner.invoke(cli, ["sim", *SMALL, "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["stopped"] == "iterations" and data["iterations"] == 4
+    assert (data["plies"], data["seed"], data["jobs"], data["stop"]) == (2, 1, 1, 99)
+    assert (data["spread"], data["scoreless_turns"]) == (0, 0)
+    assert [s["rank"] for s in data["standings"]] == [1, 2]
+    assert sorted(s["equity_rank"] for s in data["standings"]) == [1, 2]
+    means = [s["mean"] for s in data["standings"]]
+    assert means == sorted(means, reverse=True)
+    for s in data["standings"]:
+        assert s["iterations"] == 4 and s["stderr"] > 0 and s["pruned_at"] is None
+        assert s["kind"] == "place" and s["position"] and s["move"]
+
+
+def test_the_same_seed_gives_the_same_standings_whatever_jobs(runner):
+    one = standings(runner.invoke(cli, ["sim", *SMALL, "--seed", "5", "--json"]))
+    again = standings(runner.invoke(cli, ["sim", *SMALL, "--seed", "5", "--json"]))
+    two = standings(runner.invoke(cli, ["sim", *SMALL, "--seed", "5", "--json", "--jobs", "2"]))
+    assert one == again == two
+    other = standings(runner.invoke(cli, ["sim", *SMALL, "--seed", "6", "--json"]))
+    assert other != one
+
+
+def test_solve_sim_simulates_the_top_moves(runner, monkeypatch):
+    from solver_cli.cli import _sim as sim_command
+
+    monkeypatch.setattr(sim_command, "default_iterations", lambda plies: 6)  # (the real budget takes minutes)
+    result = runner.invoke(cli, ["solve", "boards/midgame.txt", "--rack", "RETAINS", "--sim", "--top", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert len(data["standings"]) == 2 and data["iterations"] == 6 and data["plies"] == 2
+
+
+def test_the_default_budget_is_macondos_cap():
+    from solver_cli.cli._sim import default_iterations
+
+    assert default_iterations(2) == 3250
+
+
+def test_a_game_record_turn_gives_the_spread(runner):
+    result = runner.invoke(cli, ["sim", "boards/example.gcg", "--turn", "10", "-k", "2", "--iterations", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rack"] and len(data["standings"]) == 2
+    assert data["spread"] != 0  # turn 10 of the example: the scores differ
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--opponent-rack", "QQ"], "Error: the opponent's rack holds 2 Q, but only 1 is unseen"),
+        (["--opponent-rack", " "], "Error: --opponent-rack is empty"),
+        (["--stop", "90"], "Error: Invalid value for '--stop'"),
+        (["--plies", "0"], "Error: Invalid value for '--plies'"),
+        (["--time-limit", "0"], "Error: Invalid value for '--time-limit'"),
+        (["--rack", ""], "Error: --rack is empty"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(runner, args, message):
+    result = runner.invoke(cli, ["sim", *SMALL, *args])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(message), result.stderr
+
+
+@pytest.mark.parametrize("option", [["--rank", "score"], ["--all"], ["--at", "H8"], ["--show-board"]])
+def test_solve_sim_refuses_what_means_nothing_with_it(runner, option):
+    result = runner.invoke(cli, ["solve", "boards/midgame.txt", "--rack", "RETAINS", "--sim", *option])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: --sim cannot be used with {option[0]}"), result.stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_prints_the_standings_so_far(runner, monkeypatch, as_json):
+    real = sim.run_iteration
+    calls = []
+
+    def interrupted_sixth(*args):
+        calls.append(1)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(sim, "run_iteration", interrupted_sixth)
+    args = ["sim", "boards/midgame.txt", "--rack", "RETAINS", "-k", "2", "--iterations", "100", "--seed", "1"]
+    result = runner.invoke(cli, args + (["--json"] if as_json else []))
+    assert result.exit_code == 130, result.output
+    assert result.stderr == "Stopped: after 4 iterations; the standings cover them\n"
+    if as_json:
+        data = json.loads(result.stdout)
+        assert data["stopped"] == "interrupted" and data["iterations"] == 4
+        assert all(s["iterations"] == 4 for s in data["standings"])
+    else:
+        assert result.stdout.splitlines()[-1] == "4 iterations: stopped."
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The multiprocessing workers ``pid`` started (its children running spawn_main)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                command = (entry / "cmdline").read_bytes()
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == pid and b"spawn_main" in command:
+                found.append(int(entry.name))
+    return found
+
+
+def _wait_until(condition, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker processes in /proc")
+def test_sigterm_stops_a_run_on_workers_with_the_standings_so_far(full_lexicon):
+    args = ["sim", "boards/midgame.txt", "--rack", "RETAINS", "-k", "3", "--iterations", "1000000"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver_cli", *args, "--stop", "none", "--jobs", "2", "--seed", "1", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        pids = _wait_until(lambda: len(_workers_of(proc.pid)) == 2 and _workers_of(proc.pid), 60, "two workers")
+        time.sleep(1)  # (some iterations done, most likely)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["jobs"] == 2
+    assert err.decode() == f"Stopped: after {data['iterations']:,} iterations; the standings cover them\n"
+    assert all(s["iterations"] == data["iterations"] for s in data["standings"])
+    _wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids), 5, "workers gone")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_live_table_is_for_a_terminal_only(runner, monkeypatch, as_json):
+    """On a terminal the standings so far are drawn on stderr while the run goes on (never
+    with --json); stdout is the same either way."""
+    from solver_cli.cli import _sim as sim_command
+
+    drawn = []
+    real = sim_command.standings_table
+
+    def counted(result, describe, title):
+        drawn.append(title)
+        return real(result, describe, title)
+
+    monkeypatch.setattr(sim_command, "standings_table", counted)
+    args = ["sim", *SMALL, "--seed", "3"] + (["--json"] if as_json else [])
+    plain = runner.invoke(cli, args)
+    monkeypatch.setattr(sim_command, "on_terminal", lambda: True)
+    drawn.clear()
+    live = runner.invoke(cli, args)
+    assert live.exit_code == plain.exit_code == 0, live.output
+    if as_json:
+        assert drawn == [] and live.stderr == ""
+        assert json.loads(live.stdout)["standings"] == json.loads(plain.stdout)["standings"]
+    else:
+        assert drawn[0] == "Simulating: 4 iterations" and drawn[-1] is None  # the live one, then stdout's
+        assert live.stdout == plain.stdout
+
+
+def test_a_win_probability_function_gives_the_win_column(runner, monkeypatch):
+    """``run_sim`` passes a win-probability function on (the table of P(win | spread, unseen)
+    plugs in there): the standings gain a Win % column and the JSON its figures."""
+    from solver_cli.cli import _sim
+
+    real = _sim.run_sim
+
+    def with_chances(*args, **kwargs):
+        return real(*args, **kwargs, win_probability=lambda spread, unseen: 0.25)
+
+    monkeypatch.setattr("solver_cli.cli.sim.run_sim", with_chances)
+    table = runner.invoke(cli, ["sim", *SMALL, "--seed", "1"])
+    assert table.exit_code == 0, table.output
+    assert "Win %" in table.stdout and " 75.0 │" in table.stdout  # the opponent is to move: 1 - 0.25
+    data = json.loads(runner.invoke(cli, ["sim", *SMALL, "--seed", "1", "--json"]).stdout)
+    assert all(s["win"] == pytest.approx(0.75) and s["win_stderr"] == 0 for s in data["standings"])
