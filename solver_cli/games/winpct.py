@@ -36,6 +36,7 @@ import hashlib
 import math
 import time
 import zlib
+from array import array
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -305,8 +306,6 @@ def _finish(
 
 
 def _add_packed(table: WinTable, packed: tuple[bytes, bytes, bytes]) -> None:
-    from array import array
-
     indexes, samples, wins = array("I"), array("I"), array("I")
     indexes.frombytes(packed[0])
     samples.frombytes(packed[1])
@@ -321,8 +320,6 @@ def play_batch(
 ) -> tuple[bytes, bytes, bytes]:
     """Games ``first .. first + count - 1``, counted: the cells touched, ascending, with
     their samples and half-wins (uint32 arrays as bytes: compact to send back)."""
-    from array import array
-
     from solver_cli.games.selfplay import Player, play_game
 
     player = Player("equity", leaves)
@@ -342,9 +339,13 @@ def play_batch(
 _context: tuple[Gaddag, Rules, LeaveTable] | None = None
 
 
-def _init_worker(gaddag: Gaddag, rules: Rules, leaves: LeaveTable) -> None:
+def _init_worker(gaddag: Gaddag, rules: Rules, values: bytes, name: str) -> None:
+    """Each worker gets the leave table as bytes (a table used here already holds the
+    native engine's copy, which does not pickle) and makes its own."""
     global _context
-    _context = (gaddag, rules, leaves)
+    table = array("h")
+    table.frombytes(values)
+    _context = (gaddag, rules, LeaveTable(table, name))
 
 
 def _play_in_worker(seed: int, first: int, count: int) -> tuple[bytes, bytes, bytes]:
@@ -362,7 +363,7 @@ def _run_batches(
         for first, count in batches:
             yield count, play_batch(gaddag, rules, leaves, seed, first, count)
         return
-    pool: ProcessPoolExecutor = start_pool(jobs, _init_worker, (gaddag, rules, leaves))
+    pool: ProcessPoolExecutor = start_pool(jobs, _init_worker, (gaddag, rules, leaves.values.tobytes(), leaves.name))
     try:
         pending: dict[Future[tuple[bytes, bytes, bytes]], int] = {}
         finished: dict[int, tuple[bytes, bytes, bytes]] = {}
