@@ -108,7 +108,7 @@ def show(
             return
         clamped = max(-table.spread_max, min(table.spread_max, spread))
         taken = f" (taken as {clamped:+d})" if clamped != spread and unseen else ""
-        console().print(
+        click.echo(
             f"{chance:.1%} to win at a spread of {spread:+d}{taken} with {plural(unseen, 'tile')} unseen "
             f"({table.name}, {plural(int(str(info.get('games', 0))), 'game')})"
         )
@@ -271,7 +271,7 @@ def train(
         error = result.info["standard_error"]
         out = console()
         out.print(
-            f"Trained {rule_set.name} x {lex.name} win probabilities on {plural(result.games, 'game')} "
+            f"Trained {rule_set.name} x {label} win probabilities on {plural(result.games, 'game')} "
             f"({plural(result.info['samples'], 'turn')}) in {result.seconds:,.0f} s"
         )
         out.print(f"  standard error: {error['mean']:.1%} on average over the turns, at most {error['max']:.1%}")
