@@ -203,7 +203,7 @@ def train(
     \b
     Examples:
       scrab winpct train --games 20 -o /tmp/scrab-try.winpct
-      scrab winpct train --games 40 --jobs 2 --resume /tmp/scrab-try.winpct -o /tmp/scrab-try.winpct
+      scrab winpct train --games 40 --resume /tmp/scrab-try.winpct -o /tmp/scrab-try.winpct
     """
     from solver_cli._io import check_can_write
     from solver_cli.cli.leaves import own_table_path

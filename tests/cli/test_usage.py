@@ -338,6 +338,9 @@ COMMAND_PATHS = {
     "leaves show",
     "leaves train",
     "lexicons",
+    "winpct",
+    "winpct show",
+    "winpct train",
 }
 
 
