@@ -110,7 +110,7 @@ def show(
         taken = f" (taken as {clamped:+d})" if clamped != spread and unseen else ""
         click.echo(
             f"{chance:.1%} to win at a spread of {spread:+d}{taken} with {plural(unseen, 'tile')} unseen "
-            f"({table.name}, {plural(int(str(info.get('games', 0))), 'game')})"
+            f"({table.name}, {plural(_count(info, 'games'), 'game')})"
         )
         return
     unseen_shown = [u for u in SHOWN_UNSEEN if u <= table.unseen_max]
@@ -145,8 +145,8 @@ def show(
         shown.add_row(f"{s:+d}", *(f"{100 * p:.0f}" for p in row))
     out = console()
     out.print(
-        f"Win % for the player to move, from {table.name} ({plural(int(str(info.get('games', 0))), 'game')}, "
-        f"{plural(int(str(info.get('samples', 0))), 'turn')})"
+        f"Win % for the player to move, from {table.name} ({plural(_count(info, 'games'), 'game')}, "
+        f"{plural(_count(info, 'samples'), 'turn')})"
     )
     out.print(shown)
 
@@ -309,6 +309,12 @@ def train(
         raise to_click_error(exc) from None
     save(result)
     report(result, False)
+
+
+def _count(info: dict[str, object], key: str) -> int:
+    """A whole number of the header (the reader checked it)."""
+    value = info.get(key, 0)
+    return value if isinstance(value, int) else 0
 
 
 def _go_on(ctx: click.Context, games: int, output: str) -> list[str]:

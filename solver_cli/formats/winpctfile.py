@@ -45,6 +45,7 @@ import zlib
 from array import array
 from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 from solver_cli._data import data_folder, untrusted_folder, user_data_dir
 from solver_cli._io import read_limited, write_atomically
@@ -88,7 +89,7 @@ def decode_winpct(data: bytes, name: str) -> WinTable:
     if zlib.crc32(memoryview(data)[start:]) != int(match.group(1), 16):
         raise InputError(f"{name}: the header and body do not match the file's checksum (damaged)")
     header = _header(data[start:end], name)
-    spread_max, step, unseen_max = (int(str(header[key])) for key in ("spread_max", "spread_step", "unseen_max"))
+    spread_max, step, unseen_max = header["spread_max"], header["spread_step"], header["unseen_max"]
     cells = spread_rows(spread_max, step) * (unseen_max + 1)
     counted = header["counts"] is True
     expected = (10 if counted else 2) * cells
@@ -116,7 +117,7 @@ def decode_winpct(data: bytes, name: str) -> WinTable:
     return WinTable(spread_max, step, unseen_max, samples, wins, values, table_name, header)
 
 
-def _header(line: bytes, name: str) -> dict[str, object]:
+def _header(line: bytes, name: str) -> dict[str, Any]:
     """The header, checked: one JSON object, nested at most ``MAX_HEADER_DEPTH`` deep, the
     fields scrab interprets of the right types and ranges and agreeing with each other."""
     try:
