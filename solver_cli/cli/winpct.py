@@ -21,6 +21,7 @@ from solver_cli.cli._common import (
     lexicon_options,
     load_lexicon_for,
     note_jobs,
+    print_wrapped,
     progress_bar,
     require,
     stopped,
@@ -144,9 +145,10 @@ def show(
     for s, row in zip(SHOWN_SPREADS, grid, strict=True):
         shown.add_row(f"{s:+d}", *(f"{100 * p:.0f}" for p in row))
     out = console()
-    out.print(
+    print_wrapped(
+        out,
         f"Win % for the player to move, from {table.name} ({plural(_count(info, 'games'), 'game')}, "
-        f"{plural(_count(info, 'samples'), 'turn')})"
+        f"{plural(_count(info, 'samples'), 'turn')})",
     )
     out.print(shown)
 
