@@ -271,13 +271,13 @@ def train(
             click.echo(json.dumps(summary))
             return
         error = result.info["standard_error"]
-        out = console()
-        out.print(
+        # (plain lines: a long path is not wrapped)
+        click.echo(
             f"Trained {rule_set.name} x {label} win probabilities on {plural(result.games, 'game')} "
             f"({plural(result.info['samples'], 'turn')}) in {result.seconds:,.0f} s"
         )
-        out.print(f"  standard error: {error['mean']:.1%} on average over the turns, at most {error['max']:.1%}")
-        out.print(f"Wrote {output}")
+        click.echo(f"  standard error: {error['mean']:.1%} on average over the turns, at most {error['max']:.1%}")
+        click.echo(f"Wrote {output}")
 
     try:
         with progress_bar(not as_json, "Playing games", games, counted=True) as update:

@@ -76,7 +76,8 @@ def cells_of(table: WinTable) -> tuple[dict[int, int], dict[int, int]]:
     )
 
 
-def test_training_counts_what_a_plain_recount_of_the_games_gives(small_gaddag, leaves):
+@python_engine_in_soak()  # (the counting does not depend on the engine; the twin is slow)
+def test_training_counts_what_a_plain_recount_of_the_games_gives(small_gaddag, leaves, engine):
     result = train(small_gaddag, SCRABBLE, "words", leaves, 5, seed=3, batch=2)
     assert result.games == 5
     assert cells_of(result.table) == recount(small_gaddag, leaves, 3, range(5))
@@ -104,7 +105,8 @@ def test_the_same_seed_gives_the_same_table_whatever_the_jobs_or_a_resume(small_
         assert other.info == one.info
 
 
-def test_a_stopped_training_holds_the_batches_finished_in_order(small_gaddag, leaves, monkeypatch):
+@python_engine_in_soak()  # (the counting does not depend on the engine; the twin is slow)
+def test_a_stopped_training_holds_the_batches_finished_in_order(small_gaddag, leaves, monkeypatch, engine):
     real = winpct.play_batch
     calls: list[int] = []
 
@@ -123,7 +125,8 @@ def test_a_stopped_training_holds_the_batches_finished_in_order(small_gaddag, le
     assert all(0 <= v <= SCALE for v in partial.table.values)
 
 
-def test_a_table_of_another_training_is_not_gone_on_from(small_gaddag, leaves):
+@python_engine_in_soak()  # (the counting does not depend on the engine; the twin is slow)
+def test_a_table_of_another_training_is_not_gone_on_from(small_gaddag, leaves, engine):
     done = train(small_gaddag, SCRABBLE, "words", leaves, 2, seed=5)
     done.table.info["counts"] = True
     for seed, lexicon, games, words in (
