@@ -178,6 +178,26 @@ def test_trainings_that_cannot_work_are_refused_before_any_game(tmp_path, word_f
     assert games_played == [] and not Path(out).exists()
 
 
+def test_a_table_for_ones_own_list_goes_where_show_finds_it(tmp_path, monkeypatch, small_words):
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    (data / "lexicons").mkdir(mode=0o700)
+    (data / "lexicons" / "NWL2023.txt").write_text(f"# {data}\n" + "\n".join(small_words) + "\n")
+    monkeypatch.setenv("SCRAB_DATA_DIR", str(data))
+    borrowed = run("winpct", "show", "--lexicon", "NWL2023", "--spread", "0", "--unseen", "7", "--json")
+    assert json.loads(borrowed.stdout)["table"] == "scrabble-kjxqz"
+    assert borrowed.stderr == (
+        "Warning: no win probabilities trained for scrabble with NWL2023; using those of scrabble-kjxqz\n"
+    )
+    training = run("winpct", "train", "--lexicon", "nwl2023", "--games", "3", "--json")
+    assert training.exit_code == 0, training.output
+    table = data / "winpct" / "scrabble-NWL2023.winpct"
+    assert json.loads(training.stdout)["output"] == str(table) and table.is_file()
+    assert (table.parent.stat().st_mode & 0o777) == 0o700
+    found = run("winpct", "show", "--lexicon", "NWL2023", "--spread", "0", "--unseen", "7", "--json")
+    assert found.stderr == "" and json.loads(found.stdout)["table"] == "scrabble-NWL2023"
+
+
 # --- stopping early ----------------------------------------------------------------------------
 
 
