@@ -45,6 +45,7 @@ COMMANDS = {
     "cache": "solver_cli.cli.cache:cache",
     "leaves": "solver_cli.cli.leaves:leaves",
     "lexicons": "solver_cli.cli.lexicons:lexicons",
+    "winpct": "solver_cli.cli.winpct:winpct",
 }
 
 

@@ -27,6 +27,8 @@ from solver_cli.cli._common import (
 from solver_cli.errors import InputError, ScrabError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from solver_cli.engine.leaves import LeaveTable
 
 
@@ -285,22 +287,31 @@ def train(
     out.print(f"Wrote {output}")
 
 
-def own_table_path(ctx: click.Context, rules: str, lexicon: str | None) -> str:
-    """Where a table trained without -o goes: the user data folder's ``leaves/``, for a
-    word list of the user's by name only (made 0700, as the cache folder is, and refused if
-    others could write it); a usage error for any other list."""
+def own_table_path(
+    ctx: click.Context,
+    rules: str,
+    lexicon: str | None,
+    path_for: Callable[[str, str], Path] | None = None,
+    what: str = "leave tables",
+) -> str:
+    """Where a table trained without -o goes: the user data folder's ``leaves/`` (or the
+    file ``path_for`` names: ``winpct/`` for win tables), for a word list of the user's by
+    name only (made 0700, as the cache folder is, and refused if others could write it); a
+    usage error for any other list."""
     import os
 
     from solver_cli._data import untrusted_folder
     from solver_cli.formats.leavefile import user_leaves_path
     from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
 
+    path_for = path_for or user_leaves_path
+
     if not is_own_lexicon(lexicon):
         raise click.UsageError(
             "Missing option '--output': only a word list of your own, given by name, may leave it out", ctx
         )
     try:
-        path = user_leaves_path(rules, lexicon_label(lexicon))
+        path = path_for(rules, lexicon_label(lexicon))
     except OSError as exc:
         raise BadInput(f"no data folder for the table: {exc}; give --output") from None
     for folder in (path.parent.parent, path.parent):
@@ -316,5 +327,5 @@ def own_table_path(ctx: click.Context, rules: str, lexicon: str | None) -> str:
     except OSError as exc:
         raise BadInput(f"cannot use {path.parent}: {exc.strerror or exc}") from None
     if problem is not None:
-        raise BadInput(f"cannot use {path.parent} for leave tables: {problem}")
+        raise BadInput(f"cannot use {path.parent} for {what}: {problem}")
     return str(path)

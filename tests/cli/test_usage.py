@@ -343,6 +343,9 @@ COMMAND_PATHS = {
     "leaves show",
     "leaves train",
     "lexicons",
+    "winpct",
+    "winpct show",
+    "winpct train",
 }
 
 
