@@ -610,11 +610,13 @@ def _search_python(
         merged = {index: value for value, index in finished}
         merged.update((index, value) for value, index in current)
         finished = sorted(((v, i) for i, v in merged.items()), key=lambda vi: (-vi[0], vi[1]))[:top]
-    if not finished:  # stopped before any first move was valued: the first one, by a playout
+    if not finished:
+        # Stopped before any first move was valued: the first in static order, valued at once
+        # (going out: exact; else its score alone), so that stopping costs no more time.
         twin.reset()
         raw, placed = root[0]
-        twin.deadline = None
-        finished = [(_playout_value(twin, raw, placed), 0)]
+        tiles_out = bool(placed) and len(placed) == sum(twin.racks[0])
+        finished = [(raw[0] + (twin.out_factor * _face(twin.racks[1], twin.values) if tiles_out else 0), 0)]
     best = tuple(RootValue(_candidate(root[index][0]), value) for value, index in finished)
     value, first = finished[0][0], root[finished[0][1]][0]
     try:
@@ -638,21 +640,6 @@ def _search_python(
     if stopped == INTERRUPTED:
         raise EndgameStopped(result)
     return result
-
-
-def _playout_value(twin: _Twin, raw: RawMove, placed: list[tuple[int, int]]) -> int:
-    me, them = twin.racks
-    score = raw[0]
-    if placed and len(placed) == sum(me):
-        return score + twin.out_factor * _face(them, twin.values)
-    s2 = twin.scoreless + 1 if score == 0 else 0
-    twin.play(me, placed)
-    try:
-        if s2 >= twin.limit:
-            return score + twin.stuck * (_face(them, twin.values) - _face(me, twin.values))
-        return score - twin.playout(1, s2)
-    finally:
-        twin.unplay(me, placed)
 
 
 # --- the native search (native/endgame.c) --------------------------------------------------
