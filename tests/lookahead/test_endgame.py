@@ -28,7 +28,7 @@ from .reference import face, minimax
 SCRABBLE = load_rules("scrabble")
 WWF = load_rules("wwf")
 # Other end factors and a short scoreless run: the value must follow the rule set's numbers.
-ODD = replace(SCRABBLE, name="odd", out_gain=2, out_loss=0, stuck_loss=3, scoreless_turns=4)
+ODD = replace(SCRABBLE, name="odd", out_gain=2, out_loss=1, stuck_loss=3, scoreless_turns=4)
 
 
 def endgame_position(rules: Rules, gaddag, seed: int, most: int = 2) -> tuple[Board, list[int], list[int], int]:
