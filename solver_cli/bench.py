@@ -97,6 +97,24 @@ class EngineFigures:
 
 
 @dataclass
+class EndgameFigures:
+    """The exact endgame solver on the first ``positions`` of a shipped endgame set, one
+    single-threaded search each, with a time limit: seconds to the proven value."""
+
+    source: str  # the set's file in data/bench
+    lexicon: str
+    engine: str
+    positions: int
+    proven: int  # searches that finished (the rest hit the time limit)
+    time_limit_s: float
+    tt_mb: int
+    median_s: float
+    p95_s: float
+    max_s: float
+    median_nodes: int
+
+
+@dataclass
 class BenchResult:
     lexicon: str
     python: str
@@ -109,6 +127,7 @@ class BenchResult:
     command: Figure | None
     command_peak_memory_mb: float | None
     command_args: list[str]
+    endgames: EndgameFigures | None = None
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -254,8 +273,12 @@ def run_bench(
     skip_command: bool = False,
     report: Report | None = None,
     engines: list[str] | None = None,
+    endgames: int = 0,
+    endgame_time_limit: float = 30.0,
+    tt_mb: int | None = None,
 ) -> BenchResult:
-    """``engines``: the move generators to time (default: the one in use)."""
+    """``engines``: the move generators to time (default: the one in use); ``endgames``:
+    how many of the shipped endgames to solve (on the first engine), 0 for none."""
     say = report or (lambda message: None)
     engines = engines or [chosen_engine()]
     if "native" in engines and not movegen.NATIVE_BUILT:
@@ -272,10 +295,81 @@ def run_bench(
     if not skip_command:
         say("whole command")
         command, command_memory, shown = measure_command(lexicon, runs)
+    endgame_figures = None
+    if endgames:
+        from solver_cli.lookahead.endgame import DEFAULT_TT_MB
+
+        endgame_figures = measure_endgames(endgames, endgame_time_limit, tt_mb or DEFAULT_TT_MB, engines[0], say)
     name = build.lexicon if build else load_lexicon(lexicon, 15).name
     machine = f"{os.cpu_count()} cores, {sys.platform}"
     return BenchResult(
-        name, sys.version.split()[0], machine, engines, build, load, memory, positions, command, command_memory, shown
+        name,
+        sys.version.split()[0],
+        machine,
+        engines,
+        build,
+        load,
+        memory,
+        positions,
+        command,
+        command_memory,
+        shown,
+        endgame_figures,
+    )
+
+
+ENDGAME_SET = ("endgames-sowpods.cgp", "sowpods", "scrabble")
+
+
+def measure_endgames(count: int, time_limit: float, tt_mb: int, engine: str, report: Report) -> EndgameFigures:
+    """Solve the first ``count`` endgames of the shipped set (made with sowpods), each with
+    ``time_limit`` seconds: the figures issue #21's targets speak of (median, 95th
+    percentile, how many proven)."""
+    from solver_cli.formats.cgp import parse_cgp
+    from solver_cli.lookahead.endgame import solve_endgame
+
+    file, lexicon, rules_name = ENDGAME_SET
+    rules = load_rules(rules_name)
+    gaddag = load_lexicon(lexicon, max(rules.rows, rules.cols)).gaddag
+    lines = [line for line in bench_file(file).splitlines() if line.strip() and not line.startswith("#")]
+    seconds: list[float] = []
+    nodes: list[int] = []
+    proven = 0
+    for number, line in enumerate(lines[:count], 1):
+        position = parse_cgp(line, f"{file}, position {number}")
+        board = parse_board("\n".join(position.rows) + "\n", rules, file)
+        mover = parse_rack(position.racks[0], rules.rack_size)
+        opponent = parse_rack(position.racks[1], rules.rack_size)
+        report(f"endgame {number} of {min(count, len(lines))}")
+        start = time.perf_counter()
+        result = solve_endgame(
+            board,
+            mover,
+            opponent,
+            gaddag,
+            rules,
+            scoreless=position.zero_turns,
+            time_limit=time_limit,
+            tt_mb=tt_mb,
+            engine=engine,
+        )
+        seconds.append(time.perf_counter() - start)
+        nodes.append(result.nodes)
+        proven += result.proven
+    ordered = sorted(seconds)
+    p95 = ordered[min(len(ordered) - 1, max(0, -(-95 * len(ordered) // 100) - 1))] if ordered else 0.0
+    return EndgameFigures(
+        file,
+        lexicon,
+        engine,
+        len(seconds),
+        proven,
+        time_limit,
+        tt_mb,
+        round(statistics.median(seconds), 3) if seconds else 0.0,
+        round(p95, 3),
+        round(max(seconds), 3) if seconds else 0.0,
+        int(statistics.median(nodes)) if nodes else 0,
     )
 
 

@@ -28,6 +28,22 @@ if TYPE_CHECKING:
 @click.option("--skip-build", is_flag=True, help="Do not time a cold build.")
 @click.option("--skip-command", is_flag=True, help="Do not time the whole command.")
 @click.option(
+    "--endgames",
+    type=click.IntRange(min=1, max=200),
+    default=20,
+    show_default=True,
+    help="Shipped endgames (sowpods self-play) to solve exactly, each timed to its proven value.",
+)
+@click.option(
+    "--endgame-time-limit",
+    type=click.FloatRange(min=0, min_open=True, max=86_400),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time limit of each endgame search.",
+)
+@click.option("--skip-endgames", is_flag=True, help="Do not time the endgame solver.")
+@click.option(
     "--engine",
     type=click.Choice(["native", "python", "both"]),
     default=None,
@@ -41,6 +57,9 @@ def bench(
     builds: int,
     skip_build: bool,
     skip_command: bool,
+    endgames: int,
+    endgame_time_limit: float,
+    skip_endgames: bool,
     engine: str | None,
     as_json: bool,
 ) -> None:
@@ -48,12 +67,14 @@ def bench(
 
     Figures are medians with min and max over repeated runs, on a fixed suite of positions
     (empty board, opening, mid-games, a crowded late board; 0, 1 and 2 blanks; Scrabble
-    and Words with Friends). Plain `scrab bench` measures everything; a quick look:
+    and Words with Friends), and the exact endgame solver's time to a proven value on
+    endgames from sowpods self-play. Plain `scrab bench` measures everything; a quick look:
 
     \b
     Examples:
-      scrab bench --skip-build --repeat 3 --runs 3
-      scrab bench --skip-build --skip-command --engine both
+      scrab bench --skip-build --skip-endgames --repeat 3 --runs 3
+      scrab bench --skip-build --skip-command --engine both --skip-endgames
+      scrab bench --skip-build --skip-command --endgames 200
     """
     from solver_cli.bench import dumps, run_bench
     from solver_cli.engine.movegen import chosen_engine
@@ -64,7 +85,18 @@ def bench(
 
     try:
         engines = ["native", "python"] if engine == "both" else [engine or chosen_engine()]
-        result = run_bench(lexicon, repeat, runs, builds, skip_build, skip_command, report, engines)
+        result = run_bench(
+            lexicon,
+            repeat,
+            runs,
+            builds,
+            skip_build,
+            skip_command,
+            report,
+            engines,
+            endgames=0 if skip_endgames else endgames,
+            endgame_time_limit=endgame_time_limit,
+        )
     except ScrabError as exc:
         raise to_click_error(exc) from None
     if as_json:
@@ -125,3 +157,24 @@ def print_bench(result: BenchResult) -> None:
             cells.append(f"{p.engines['python'].every.median_ms / p.engines['native'].every.median_ms:,.0f}")
         table.add_row(*cells)
     out.print(table)
+    if result.endgames is not None:
+        e = result.endgames
+        endgame = Table(
+            header_style="bold",
+            title=f"Exact endgames ({e.source}, {e.lexicon}, {e.engine} engine, one thread), seconds",
+            title_justify="left",
+        )
+        for name in ("endgames", "proven", "median", "95th percentile", "max", "median nodes", "table"):
+            endgame.add_column(name, justify="right")
+        endgame.add_row(
+            f"{e.positions:,}",
+            f"{e.proven:,}",
+            f"{e.median_s:,.3f}",
+            f"{e.p95_s:,.3f}",
+            f"{e.max_s:,.3f}",
+            f"{e.median_nodes:,}",
+            f"{e.tt_mb:,} MB",
+        )
+        out.print(endgame)
+        if e.proven < e.positions:
+            out.print(f"{e.positions - e.proven:,} of them stopped at the {e.time_limit_s:g} s time limit, not proven.")
