@@ -14,7 +14,9 @@ from solver_cli.lexicon.build import chosen_builder
 def test_bench_reports_every_field(tmp_path, small_words):
     words = tmp_path / "words.txt"
     words.write_text("\n".join(small_words) + "\n")
-    result = CliRunner().invoke(cli, ["bench", "--lexicon", str(words), "--repeat", "1", "--runs", "1", "--json"])
+    result = CliRunner().invoke(
+        cli, ["bench", "--lexicon", str(words), "--repeat", "1", "--runs", "1", "--skip-endgames", "--json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     build = data["build"]
@@ -38,7 +40,7 @@ def test_bench_table(tmp_path, small_words):
     words = tmp_path / "words.txt"
     words.write_text("\n".join(small_words) + "\n")
     result = CliRunner().invoke(
-        cli, ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command"]
+        cli, ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--skip-endgames"]
     )
     assert result.exit_code == 0, result.output
     assert "cache load" in result.stdout and "Move generation and scoring" in result.stdout
@@ -52,7 +54,8 @@ def test_both_engines_side_by_side(tmp_path, small_words):
     """--engine both: each position timed on both engines in one run, and the speed-up."""
     words = tmp_path / "words.txt"
     words.write_text("\n".join(small_words) + "\n")
-    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--engine", "both"]
+    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--skip-endgames"]
+    args += ["--engine", "both"]
     data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
     assert data["engines"] == ["native", "python"]
     assert all(set(p["engines"]) == {"native", "python"} for p in data["positions"])
@@ -66,3 +69,21 @@ def test_an_engine_that_is_not_built_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(movegen, "NATIVE_BUILT", False)
     result = CliRunner().invoke(cli, ["bench", "--skip-build", "--skip-command", "--engine", "both"])
     assert result.exit_code == 2 and "native move generator is not built" in result.stderr
+
+
+def test_bench_endgames_section(tmp_path, small_words):
+    """The endgame section solves the first N shipped endgames and reports how many were
+    proven within the time limit, with the median, 95th percentile and max."""
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(small_words) + "\n")
+    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command"]
+    args += ["--endgames", "2", "--endgame-time-limit", "1"]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    endgames = data["endgames"]
+    assert endgames["positions"] == 2 and 0 <= endgames["proven"] <= 2
+    assert endgames["lexicon"] == "sowpods" and endgames["source"] == "endgames-sowpods.cgp"
+    assert 0 < endgames["median_s"] <= endgames["p95_s"] <= endgames["max_s"] <= 1.1 + 0.5
+    assert endgames["median_nodes"] > 0
+    table = CliRunner().invoke(cli, args, env={"COLUMNS": "200"}).stdout
+    assert "Exact endgames" in table and "95th percentile" in table
+    assert CliRunner().invoke(cli, [*args[:-4], "--skip-endgames", "--json"]).stdout.count('"endgames": null') == 1
