@@ -33,6 +33,7 @@ COMMANDS = {
     "play": "solver_cli.cli.play:play",
     "explain": "solver_cli.cli.explain:explain",
     "review": "solver_cli.cli.review:review",
+    "peg": "solver_cli.cli.peg:peg",
     "hooks": "solver_cli.cli.words:hooks",
     "anagram": "solver_cli.cli.words:anagram",
     "pattern": "solver_cli.cli.words:pattern",

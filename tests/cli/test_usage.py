@@ -324,6 +324,7 @@ COMMAND_PATHS = {
     "play",
     "explain",
     "review",
+    "peg",
     "hooks",
     "anagram",
     "pattern",
