@@ -303,7 +303,8 @@ class _Search:
         scoreless = scoreless + 1 if score == 0 else 0
         in_bag = sum(bag)
         if scoreless >= limit:  # the game ends before anyone draws
-            return [(Fraction(1), score - _face(left, values) + _face(opponent, values))]
+            stuck = self.rules.stuck_loss
+            return [(Fraction(1), score - stuck * _face(left, values) + stuck * _face(opponent, values))]
         if placed >= in_bag:  # the mover takes the whole bag: the endgame, the opponent to move
             mine = [a + b for a, b in zip(left, bag, strict=True)]
             return [(Fraction(1), score - self.endgame(after, opponent, mine, scoreless))]

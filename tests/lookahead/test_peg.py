@@ -57,7 +57,7 @@ def za():
     return build_gaddag(["ZA"]), tiny_rules("A" + "ZE" + "ZEE")
 
 
-def test_the_z_world_worked_by_hand(za):
+def test_the_z_world_worked_by_hand(za, engine):
     gaddag, rules = za
     result = solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-5, top=5)
     assert (result.bag, result.unseen, result.draws, result.model) == (1, 3, 3, BEST_REPLY)
@@ -77,7 +77,7 @@ def test_the_z_world_worked_by_hand(za):
     assert play.proven and passing.proven and play.endgames == 2
 
 
-def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za):
+def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine):
     """Each play of at least one tile draws the last tile: then every split's outcome is the
     score less the exact endgame (the opponent to move), by the plain reference."""
     gaddag, rules = za
@@ -127,7 +127,7 @@ def test_a_tie_counts_half(za):
     assert play.wins == 0.5 + 2  # bag Z: -2 + 2 = 0, a tie; bag E: won
 
 
-def test_the_opponent_models_differ_when_the_opponent_cannot_see_our_rack():
+def test_the_opponent_models_differ_when_the_opponent_cannot_see_our_rack(engine):
     """ZA and EA share the one spot above the A. We hold EE, three scoreless turns are
     made, and we pass; the unseen tiles are Z E E.
 
