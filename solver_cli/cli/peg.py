@@ -139,8 +139,8 @@ def peg(
 
     \b
     Examples:
-      scrab peg boards/peg.gcg --turn 21 --top 3
-      scrab peg boards/peg.gcg --turn 21 --top 3 --pessimistic --json
+      scrab peg boards/peg.gcg --turn 25 --top 3 --time-limit 5
+      scrab peg boards/peg.gcg --turn 25 --top 1 --pessimistic --time-limit 5 --json
     """
     from solver_cli.cli.solve import rack_counts
 
@@ -268,6 +268,7 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
             f"{c.spread_mean:+.1f}",
             solved,
         )
-    out.print(table)
+    if result.candidates:
+        out.print(table)
     if result.stopped == "time":
         print_wrapped(out, f"Stopped by the time limit: {len(result.candidates)} of {result.considered} moves finished")
