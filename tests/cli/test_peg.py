@@ -7,6 +7,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.engine.alphabet import LETTERS
@@ -91,3 +92,19 @@ def test_ctrl_c_prints_the_moves_finished_and_exits_130(za_world, monkeypatch):
     data = json.loads(result.stdout)
     assert (data["finished"], data["considered"], data["stopped"]) == (1, 2, "interrupted")
     assert result.stderr.strip().splitlines()[-1] == "Stopped: 1 of 2 moves finished"
+
+
+@python_engine_in_soak()  # the twin's moves on a full board: long, and nothing new here
+def test_a_game_records_spread_is_the_player_to_moves(monkeypatch):
+    """boards/peg.gcg, turn 25: p1 to move with 411 against p2's 328, one tile in the bag."""
+    monkeypatch.chdir(__import__("pathlib").Path(__file__).resolve().parents[2])
+    result = run(["boards/peg.gcg", "--turn", "25", "--top", "1", "--time-limit", "0.5", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["rack"], data["bag"], data["unseen"], data["spread"]) == ("ADEMNQ?", 1, 8, 411 - 328)
+    # p2 to move at turn 26: the other side of the same spread, after p1's QAD for 24.
+    result = run(["boards/peg.gcg", "--turn", "26", "--top", "1", "--time-limit", "0.5", "--json"])
+    assert result.exit_code == 2  # p1 drew the last tile: an endgame
+    assert "the bag is empty" in result.stderr
+    given = run(["boards/peg.gcg", "--turn", "25", "--spread", "-7", "--top", "1", "--time-limit", "0.5", "--json"])
+    assert json.loads(given.stdout)["spread"] == -7

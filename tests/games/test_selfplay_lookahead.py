@@ -6,6 +6,8 @@ turn is held against the searches' own answers on the recorded position."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from soak import python_engine_in_soak
 
@@ -133,3 +135,28 @@ def test_the_peg_player_plays_the_pre_endgame_solvers_best_move(tiny, monkeypatc
             assert is_move(turn, found[-1]), turn
             searched += 1
     assert searched >= 2
+
+
+@python_engine_in_soak()
+def test_selfplay_takes_the_look_ahead_players(tiny, tmp_path, small_words):
+    from click.testing import CliRunner
+
+    from solver_cli.cli import cli
+
+    words = tmp_path / "small.txt"
+    words.write_text("\n".join(small_words) + "\n")
+    rules = tmp_path / "tiny.toml"
+    tiles = "\n".join(f'"{ch}" = [{TILES.get(ch, 0)}, {1 + LETTERS.find(ch) % 4}]' for ch in [*LETTERS, "?"])
+    layout = ", ".join(['"..d.d.."'] * 7)
+    rules.write_text(f'name = "tiny"\nrack_size = 3\ncentre = "D4"\nlayout = [{layout}]\n[tiles]\n{tiles}\n')
+    games = tmp_path / "games"
+    args = ["--players", "peg,endgame", "--games", "2", "--seed", "10", "--rules", rules, "--lexicon", words]
+    result = CliRunner().invoke(cli, ["selfplay", *map(str, [*args, "--save-games", games]), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [p["name"] for p in data["players"]] == ["peg", "endgame"]
+    for path in sorted(games.glob("*.gcg")):
+        record = read_gcg(path.read_text(), load_rules(str(rules)), str(path))
+        assert record.problems == ()
+    refused = CliRunner().invoke(cli, ["selfplay", "--players", "peg:,greedy", "--games", "2"])
+    assert refused.exit_code == 2 and "peg: needs a leave file" in refused.stderr
