@@ -389,7 +389,7 @@ def _searched_move(
     rack, other = racks[player], racks[1 - player]
     if not bag:
         found = solve_endgame(board, rack, other, gaddag, rules, scoreless=scoreless, time_limit=me.seconds)
-        return found.best[0].move
+        return found.best[0].move if found.best else None
     if me.lookahead == PEG and len(bag) == 1:
         result = solve_pre_endgame(
             board,
