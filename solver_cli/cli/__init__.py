@@ -34,6 +34,7 @@ COMMANDS = {
     "explain": "solver_cli.cli.explain:explain",
     "infer": "solver_cli.cli.infer:infer",
     "review": "solver_cli.cli.review:review",
+    "peg": "solver_cli.cli.peg:peg",
     "hooks": "solver_cli.cli.words:hooks",
     "anagram": "solver_cli.cli.words:anagram",
     "pattern": "solver_cli.cli.words:pattern",

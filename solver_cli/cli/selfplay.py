@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from solver_cli.engine.rules import Rules
     from solver_cli.games.selfplay import Player, SelfPlayRun, Standing
 
-PLAYER_KINDS = "greedy, equity or equity:FILE"
+PLAYER_KINDS = "greedy, equity, endgame, peg, or one of the last three with :FILE"
 
 
 def player_names(text: str) -> tuple[str, str]:
@@ -42,19 +43,20 @@ def player_names(text: str) -> tuple[str, str]:
         raise BadInput(f"--players {text!r}: give two players separated by a comma, e.g. equity,greedy")
     for name in names:
         kind = name.split(":", 1)[0]
-        if name == "equity:":
-            raise BadInput(f"--players {text!r}: equity: needs a leave file, e.g. equity:wwf.leaves")
-        if kind not in ("greedy", "equity") or (kind == "greedy" and name != "greedy"):
+        if name in ("equity:", "endgame:", "peg:"):
+            raise BadInput(f"--players {text!r}: {name} needs a leave file, e.g. {name}wwf.leaves")
+        if kind not in ("greedy", "equity", "endgame", "peg") or (kind == "greedy" and name != "greedy"):
             raise BadInput(f"--players {text!r}: unknown player {name!r} (use {PLAYER_KINDS})")
     return names[0], names[1]
 
 
 def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> tuple[Player, Player]:
     """The players ``names`` stand for: ``greedy``, ``equity`` (the leave table trained for
-    the rules and word list, as ``scrab solve`` ranks by) or ``equity:FILE``. Two players
-    of one name are told apart as ``NAME (1)`` and ``NAME (2)``."""
+    the rules and word list, as ``scrab solve`` ranks by) or ``equity:FILE``; ``endgame``
+    and ``peg`` (and with ``:FILE``) play by equity too, and search the endgame (and the
+    pre-endgame). Two players of one name are told apart as ``NAME (1)`` and ``NAME (2)``."""
     from solver_cli.formats.leavefile import read_leaves, table_for
-    from solver_cli.games.selfplay import GREEDY, Player
+    from solver_cli.games.selfplay import ENDGAME, GREEDY, PEG, Player
     from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
 
     shipped: LeaveTable | None = None
@@ -75,10 +77,11 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
                 if note:
                     warn(note)
             table = shipped
-        players.append(Player(name, table))
+        kind = name.partition(":")[0]
+        players.append(Player(name, table, lookahead=kind if kind in (ENDGAME, PEG) else None))
     first, second = players
     if first.name == second.name:
-        first, second = Player(f"{first.name} (1)", first.leaves), Player(f"{second.name} (2)", second.leaves)
+        first, second = replace(first, name=f"{first.name} (1)"), replace(second, name=f"{second.name} (2)")
     return first, second
 
 
@@ -129,7 +132,10 @@ def selfplay(
     real tile bag; with no move it exchanges its whole rack (bag of 7 or more) or passes.
     --players A,B picks them: greedy; equity, which plays the move of highest equity (score
     plus the value of the tiles kept, exchanges and the pass included) with the leave table
-    trained for the rules; or equity:FILE with the table in FILE. Each bag is then played
+    trained for the rules; or equity:FILE with the table in FILE; endgame, which plays by
+    equity until the bag is empty and then the exact endgame solver's move; or peg, which
+    also solves the pre-endgame with one tile in the bag (both with :FILE too, and a 10 s
+    limit a search). Each bag is then played
     twice with the seats swapped, and each player gets its wins (a draw counts half), its
     win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
     same games, whatever --jobs.

@@ -21,8 +21,8 @@ rack (the opponent loses it and the player gains it); a move that does not go ou
 the face value of the tiles it keeps plus ``NOT_OUT_PENALTY`` (10 points: the opponent may go
 out next). With 1 to 6 tiles in the bag the table's value applies in full, as in the
 midgame: the tiles kept still decide the next rack, and the exchange that would throw a bad
-leave away is no longer allowed, which the table cannot know; scrab does not search the
-pre-endgame (docs/equity.md).
+leave away is no longer allowed, which the table cannot know; the ranking does not search
+the pre-endgame (docs/equity.md), ``lookahead.peg`` does.
 """
 
 from __future__ import annotations

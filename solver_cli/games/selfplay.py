@@ -39,10 +39,12 @@ from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.history import Adjustment, GameOutcome, GameResult, Turn
 from solver_cli.engine.leaves import LeaveTable, Valuation
-from solver_cli.engine.movegen import EXCHANGE, PLACE, ranked_moves
+from solver_cli.engine.movegen import EXCHANGE, PLACE, Candidate, ranked_moves
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import SelfPlayError
 from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
+from solver_cli.lookahead.endgame import solve_endgame
+from solver_cli.lookahead.peg import solve_pre_endgame
 
 
 @dataclass
@@ -182,15 +184,28 @@ def _codes_text(codes: list[int]) -> str:
     return rack_text(counts)
 
 
+# The players that look ahead: ENDGAME solves the endgame exactly once the bag is empty, PEG
+# also the pre-endgame with one tile in the bag; both play by equity before that.
+ENDGAME, PEG = "endgame", "peg"
+MOVE_SECONDS = 10.0  # a search's time limit per move: the best found by then is played
+PEG_TOP = 5  # the pre-endgame player's candidates by equity (and the pass)
+
+
 @dataclass(frozen=True)
 class Player:
     """A self-play player. ``greedy`` (no leave table) plays its highest-scoring move, and
     only when it has none exchanges its whole rack (or passes when the bag is too small);
     ``equity`` plays the candidate of highest equity with its table, exchanges and the pass
-    included (``engine.leaves``)."""
+    included (``engine.leaves``). With ``lookahead`` ENDGAME it plays by equity until the
+    bag is empty, then the exact endgame solver's best move; PEG also plays the pre-endgame
+    solver's best move (``lookahead.peg``, best reply) with one tile in the bag. A search
+    stops after ``seconds`` with the best it has found (the equity move when the pre-endgame
+    solver finished no candidate)."""
 
     name: str
     leaves: LeaveTable | None = None
+    lookahead: str | None = None
+    seconds: float = MOVE_SECONDS
 
 
 GREEDY = Player("greedy")
@@ -235,7 +250,11 @@ def play_game(
         rack = racks[player]
         before = rack_text(rack)
         leaves = players[player].leaves
-        if leaves is None:
+        searched = _searched_move(players[player], board, racks, player, bag, scores, scoreless, gaddag, rules)
+        choice: Candidate | None
+        if searched is not None:
+            choice = searched
+        elif leaves is None:
             # The greedy choice: the highest score, ties broken as the solver ranks them (the
             # native engine keeps only the best move while it generates).
             _, best = ranked_moves(board, rack, gaddag, rules, keep=1)
@@ -350,6 +369,42 @@ def play_game(
         raise SelfPlayError(f"game {index + 1} (seed {seed}) failed its final check: " + "; ".join(problems))
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _searched_move(
+    me: Player,
+    board: Board,
+    racks: list[list[int]],
+    player: int,
+    bag: list[int],
+    scores: list[int],
+    scoreless: int,
+    gaddag: Gaddag,
+    rules: Rules,
+) -> Candidate | None:
+    """The move a look-ahead player's search chooses on this turn; None when it plays by
+    equity (no search for this bag, or a pre-endgame search that finished no candidate)."""
+    if me.lookahead is None:
+        return None
+    rack, other = racks[player], racks[1 - player]
+    if not bag:
+        found = solve_endgame(board, rack, other, gaddag, rules, scoreless=scoreless, time_limit=me.seconds)
+        return found.best[0].move if found.best else None
+    if me.lookahead == PEG and len(bag) == 1:
+        result = solve_pre_endgame(
+            board,
+            rack,
+            gaddag,
+            rules,
+            leaves=me.leaves,
+            spread=scores[player] - scores[1 - player],
+            scoreless=scoreless,
+            top=PEG_TOP,
+            max_bag=1,
+            time_limit=me.seconds,
+        )
+        return result.best.move if result.best is not None else None
+    return None
 
 
 def tile_counts(result: GameResult) -> list[int]:

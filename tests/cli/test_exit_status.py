@@ -67,6 +67,7 @@ BAD_INPUT = {
     "play": ["play", OPENING, "8D", "FORMATS", "--rack", "AB1"],
     "explain": ["explain", MIDGAME, "--rack", "RETAINS", "0"],
     "review": ["review", "no-such-game.gcg"],
+    "peg": ["peg", MIDGAME, "--rack", "RETAINS"],  # a bag of 61 tiles
     "hooks": ["hooks", "Q1"],
     "anagram": ["anagram", "ABCDEFGH"],
     "pattern": ["pattern", ""],

@@ -183,6 +183,7 @@ JSON_BAD_INPUT = {
     "boggle": ["boggle", "ABCD/E1GH/IJKL/MNOP"],
     "bench": ["bench", "--lexicon", "no-such-list"],
     "review": ["review", "no-such-game.gcg"],
+    "peg": ["peg", MIDGAME, "--rack", "RETAINS"],  # a bag of 61 tiles
     "cache": ["cache", "no-such-subcommand"],
     "lexicons": ["lexicons", "--rules", "chess"],
 }
@@ -328,6 +329,7 @@ COMMAND_PATHS = {
     "explain",
     "infer",
     "review",
+    "peg",
     "hooks",
     "anagram",
     "pattern",

@@ -1,0 +1,274 @@
+"""``scrab peg``: the pre-endgame solver, each candidate played out over every draw."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from solver_cli.cli._common import (
+    BadInput,
+    choose_ranking,
+    complete_path,
+    console,
+    json_option,
+    lexicon_options,
+    load_lexicon_for,
+    print_wrapped,
+    progress_bar,
+    stopped,
+    to_click_error,
+    warn,
+)
+from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.errors import ScrabError
+
+if TYPE_CHECKING:
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.movegen import Candidate
+    from solver_cli.engine.rules import Rules
+    from solver_cli.formats.position import LoadedPosition
+    from solver_cli.lookahead.peg import PegResult
+
+MODEL_PHRASES = {
+    "best reply": "best reply: the opponent replies at its best knowing only its own rack",
+    "pessimistic": "pessimistic: the opponent replies worst for you, as if it saw your rack",
+}
+
+
+def record_standing(position: LoadedPosition) -> tuple[int, int] | None:
+    """(the spread of the player to move, scoreless turns in a row before it) at a game
+    record's turn; None for a position that is not from a record."""
+    game, turn = position.game, position.turn
+    if game is None or turn is None:
+        return None
+    before = game.turns[: turn - 1]
+    if turn <= len(game.turns):
+        at = game.turns[turn - 1]
+        mover, scores = at.player, at.scores
+    elif before:
+        last = before[-1]
+        mover = 1 - last.player
+        totals = list(last.scores)
+        totals[last.player] = last.total
+        scores = (totals[0], totals[1])
+    else:
+        return None
+    scoreless = 0
+    for t in reversed(before):
+        if t.kind not in ("play", "exchange", "pass") or t.score != 0:
+            break
+        scoreless += 1
+    return scores[mover] - scores[1 - mover], scoreless
+
+
+def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> str:
+    from solver_cli.engine.movegen import PLACE
+    from solver_cli.engine.scoring import build_move
+
+    if move.kind != PLACE:
+        return "pass"
+    return build_move(board, rules, rack, move.down, move.line, move.start, move.codes).text
+
+
+@click.command()
+@click.argument("board", metavar="POSITION", shell_complete=complete_path)
+@click.option("--rack", help="Your rack, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
+@turn_option
+@lexicon_options
+@click.option(
+    "--top",
+    "-n",
+    type=click.IntRange(1, 1000),
+    default=10,
+    show_default=True,
+    help="Play out the N best moves by equity (and the pass).",
+)
+@click.option(
+    "--max-bag",
+    type=click.IntRange(1, 7),
+    default=2,
+    show_default=True,
+    help="The most tiles in the bag to take on (each more multiplies the work).",
+)
+@click.option(
+    "--pessimistic",
+    is_flag=True,
+    help="The opponent replies with what is worst for you, as if it saw your rack (default: its best reply).",
+)
+@click.option(
+    "--spread",
+    type=int,
+    default=None,
+    help="Your score minus the opponent's before the move (default: from a game record, else 0).",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, 86_400, min_open=True),
+    metavar="SECONDS",
+    default=None,
+    help="Stop after this long, with the moves finished by then.",
+)
+@json_option
+@click.pass_context
+def peg(
+    ctx: click.Context,
+    board: str,
+    rack: str | None,
+    turn: int | None,
+    rules: str,
+    lexicon: str | None,
+    top: int,
+    max_bag: int,
+    pessimistic: bool,
+    spread: int | None,
+    time_limit: float | None,
+    as_json: bool,
+) -> None:
+    """Solve a pre-endgame: with 1 or 2 tiles in the bag (more with --max-bag), each of the
+    best moves by equity and the pass, played out over every way the unseen tiles can lie
+    between the opponent's rack and the bag, each game to an exactly solved endgame.
+
+    POSITION is anything scrab solve reads (a board file, - for standard input, a CGP
+    position, a GCG game record with --turn N, whose rules, rack and spread are used).
+
+    For each move: the draws won (a tie counts half) of all the equally likely ways the
+    tiles can lie, the win rate, the mean final spread, and how many endgames were solved.
+    The opponent replies at its best, knowing only its own rack (as MAGPIE); --pessimistic
+    takes the reply worst for you instead. Ctrl-C prints the moves finished so far.
+
+    \b
+    Examples:
+      scrab peg boards/peg.gcg --turn 25 --top 3 --time-limit 5
+      scrab peg boards/peg.gcg --turn 25 --top 1 --pessimistic --time-limit 5 --json
+    """
+    from solver_cli.cli.solve import rack_counts
+
+    try:
+        position, rule_set = read_game_position(ctx, board, rules, turn)
+        counts = rack_counts(rack, position, rule_set.rack_size)
+        standing = record_standing(position)
+        the_spread = spread if spread is not None else standing[0] if standing is not None else 0
+        scoreless = standing[1] if standing is not None else 0
+        from solver_cli.lookahead.peg import MAX_BAG_LIMIT, pre_endgame_bag
+
+        in_bag = pre_endgame_bag(position.board, counts, rule_set)
+        if in_bag == 0:
+            raise BadInput(f"{position.name}: the bag is empty: this is an endgame (use scrab endgame)")
+        if in_bag > max_bag:
+            more = f"--max-bag {in_bag} takes it on" if in_bag <= MAX_BAG_LIMIT else "at most 7 with --max-bag"
+            raise BadInput(f"{position.name}: the bag holds {in_bag} tiles; scrab peg takes 1 to {max_bag} ({more})")
+        chosen_lexicon = position_lexicon(lexicon, position)
+        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        from solver_cli.engine.unseen import position_warnings
+
+        for message in position_warnings(position.board, counts, rule_set, lex.contains, lex.name):
+            warn(message)
+        ranking = choose_ranking("equity", None, rule_set, chosen_lexicon)
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+
+    from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, PegStopped, solve_pre_endgame
+
+    interrupted = False
+    try:
+        with progress_bar(not as_json, "Playing out the draws", 1.0) as update:
+            progress = (lambda done, total, _last: update(done / total)) if update is not None else None
+            result = solve_pre_endgame(
+                position.board,
+                counts,
+                lex.gaddag,
+                rule_set,
+                leaves=ranking.leaves,
+                spread=the_spread,
+                scoreless=scoreless,
+                top=top,
+                max_bag=max_bag,
+                model=PESSIMISTIC if pessimistic else BEST_REPLY,
+                time_limit=time_limit,
+                progress=progress,
+            )
+    except PegStopped as exc:  # Ctrl-C or SIGTERM: the moves finished so far
+        result, interrupted = exc.result, True
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+
+    from solver_cli.engine.alphabet import rack_text
+
+    texts = [move_text(position.board, rule_set, counts, c.move) for c in result.candidates]
+    if as_json:
+        from solver_cli.cli.render import exact_points, json_text
+
+        payload = {
+            "rules": rule_set.name,
+            "lexicon": lex.name,
+            "rack": rack_text(counts),
+            "board": position.name,
+            "model": result.model,
+            "bag": result.bag,
+            "unseen": result.unseen,
+            "draws": result.draws,
+            "spread": result.spread,
+            "considered": result.considered,
+            "finished": len(result.candidates),
+            "stopped": result.stopped,
+            "seconds": result.seconds,
+            "moves": [
+                {
+                    "rank": rank,
+                    "move": text,
+                    "kind": "place" if c.move.kind == 0 else "pass",
+                    "score": c.move.score,
+                    "equity": exact_points(c.move.equity),
+                    "wins": c.wins,
+                    "draws": c.draws,
+                    "win_rate": c.win_rate,
+                    "spread_mean": c.spread_mean,
+                    "endgames": c.endgames,
+                    "proven": c.proven,
+                }
+                for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1)
+            ],
+        }
+        click.echo(json_text(payload))
+    else:
+        print_result(result, texts, rack_text(counts), position.name)
+    if interrupted:
+        raise stopped(f"{len(result.candidates)} of {result.considered} moves finished")
+
+
+def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> None:
+    from rich.table import Table
+
+    out = console()
+    tiles = "tile" if result.bag == 1 else "tiles"
+    print_wrapped(
+        out,
+        f"Pre-endgame for {rack} on {name}: {result.bag} {tiles} in the bag, {result.unseen} unseen, "
+        f"{result.draws:,} draws; spread {result.spread:+d}",
+    )
+    print_wrapped(out, f"Opponent model: {MODEL_PHRASES[result.model]}")
+    table = Table(header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("Move")
+    table.add_column("Score", justify="right")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win %", justify="right")
+    table.add_column("Spread", justify="right")
+    table.add_column("Endgames", justify="right")
+    for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
+        wins = f"{c.wins:,.1f}".removesuffix(".0")
+        solved = f"{c.endgames:,}" + ("" if c.proven else " (not all proven)")
+        table.add_row(
+            str(rank),
+            text,
+            str(c.move.score),
+            f"{wins}/{c.draws:,}",
+            f"{100 * c.win_rate:.1f}%",
+            f"{c.spread_mean:+.1f}",
+            solved,
+        )
+    if result.candidates:
+        out.print(table)
+    if result.stopped == "time":
+        print_wrapped(out, f"Stopped by the time limit: {len(result.candidates)} of {result.considered} moves finished")

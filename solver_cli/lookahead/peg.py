@@ -1,0 +1,452 @@
+"""The pre-endgame solver: with a few tiles in the bag, every way the unseen tiles can lie
+is played out to the end of the game, and the candidates are ranked by how often they win.
+
+For each of the ``top`` candidates by equity (placements; exchanges need a fuller bag than
+a pre-endgame has) and the pass, every split of the unseen tiles into the opponent's rack
+and the bag is played on, each split weighted by the number of ways it can be drawn (two
+identical tiles are two ways), so ``draws`` counts the unseen tiles' arrangements as if
+every tile were distinct: with one tile in the bag, one draw per unseen tile.
+
+The game after a candidate, in one split:
+
+- The candidate is played and the mover draws. When that empties the bag (a play of at
+  least as many tiles as the bag holds), both racks are known and the rest of the game is
+  the exact endgame, the opponent to move at its best (``solve_endgame``).
+- When tiles remain in the bag (the pass, or a play of fewer tiles than the bag holds), the
+  mover's draw is every sub-multiset of the bag, weighted as drawn, and the opponent
+  replies without knowing which unseen tiles are the mover's and which the bag's. Its reply
+  is chosen by the opponent model:
+
+  * ``best reply`` (the default, as MAGPIE): the opponent ranks its own ``top`` candidates
+    by equity and the pass by the same rule one level down, over every split of the tiles
+    unseen to it (the mover's rack and the bag) as it would draw them, by its chance of
+    winning and then its mean spread, and plays the best of them, the same reply in every
+    split it cannot tell apart;
+  * ``pessimistic``: in each split the reply worst for the mover (its chance of winning,
+    then its mean spread), as if the opponent saw the mover's rack (Macondo counts a draw
+    as won only when this holds).
+
+  Below that level, whoever moves with tiles still in the bag plays its best move by equity
+  (the pass included), and the game goes on the same way until the bag is empty and the
+  endgame is solved exactly, or the rule set's scoreless turns end it.
+
+A result of the search (wins, draws half; mean spread) is per candidate, from the mover's
+side, with the game's current ``spread`` counted in. Nothing here prints: progress goes
+through a callback; a time limit or Ctrl-C keeps the candidates finished so far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+from solver_cli.engine.alphabet import BLANK_BIT
+from solver_cli.engine.board import Board
+from solver_cli.engine.gaddag import Gaddag
+from solver_cli.engine.leaves import LeaveTable, Valuation
+from solver_cli.engine.movegen import PASS, PLACE, Candidate, ranked_moves
+from solver_cli.engine.rules import Rules
+from solver_cli.engine.unseen import unseen_tiles
+from solver_cli.errors import InputError
+from solver_cli.lookahead import endgame
+from solver_cli.lookahead.endgame import DEFAULT_TT_MB, INTERRUPTED, TIME
+
+BEST_REPLY, PESSIMISTIC = "best reply", "pessimistic"
+MODELS = (BEST_REPLY, PESSIMISTIC)
+DEFAULT_TOP = 20
+DEFAULT_MAX_BAG = 2
+MAX_BAG_LIMIT = 7  # beyond a rack's worth of tiles the splits are far too many to play out
+MAX_TOP = 1000
+PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
+
+# A distribution of outcomes: (probability, final spread change from one side's view).
+Outcomes = list[tuple[Fraction, int]]
+
+
+@dataclass(frozen=True)
+class PegCandidate:
+    """One candidate's result over every draw: ``wins`` counts the draws won (a draw tied
+    counts half) out of ``draws``; ``spread_mean`` is the mean final spread (the game's
+    spread before the move included); ``endgames`` how many exact endgames were solved for
+    it, ``proven`` whether every one of them was proven."""
+
+    move: Candidate
+    wins: float
+    draws: int
+    win_rate: float
+    spread_mean: float
+    endgames: int
+    proven: bool
+
+
+@dataclass(frozen=True)
+class PegResult:
+    candidates: tuple[PegCandidate, ...]  # the finished ones, best first (win rate, then mean spread)
+    model: str  # BEST_REPLY or PESSIMISTIC
+    bag: int  # tiles in the bag
+    unseen: int  # tiles unseen by the mover (the opponent's rack and the bag)
+    draws: int  # the equally likely ways the unseen tiles can lie
+    spread: int  # the mover's spread before the move
+    considered: int  # candidates to evaluate (the pass included)
+    stopped: str | None  # TIME or INTERRUPTED when some candidates were not finished
+    seconds: float
+
+    @property
+    def best(self) -> PegCandidate | None:
+        return self.candidates[0] if self.candidates else None
+
+
+PegProgress = Callable[[int, int, PegCandidate], None]  # candidates done, to do, the last one
+
+
+class PegStopped(KeyboardInterrupt):
+    """Ctrl-C during the search: ``result`` holds the candidates finished so far."""
+
+    def __init__(self, result: PegResult):
+        super().__init__("pre-endgame search stopped")
+        self.result = result
+
+
+class _OutOfTime(Exception):
+    """The time limit ran out in the middle of a candidate."""
+
+
+def pre_endgame_bag(board: Board, rack: list[int], rules: Rules) -> int:
+    """How many tiles are in the bag, seen from the side holding ``rack``: the unseen tiles
+    less the opponent's full rack."""
+    return max(0, unseen_tiles(board, rack, rules).total - rules.rack_size)
+
+
+def solve_pre_endgame(
+    board: Board,
+    rack: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    *,
+    leaves: LeaveTable | None = None,
+    spread: int = 0,
+    scoreless: int = 0,
+    top: int = DEFAULT_TOP,
+    max_bag: int = DEFAULT_MAX_BAG,
+    model: str = BEST_REPLY,
+    time_limit: float | None = None,
+    tt_mb: int = DEFAULT_TT_MB,
+    progress: PegProgress | None = None,
+    engine: str | None = None,
+) -> PegResult:
+    """Rank the ``top`` best candidates by equity (``leaves``; None ranks by score) and the
+    pass for ``rack`` (27 counts) by their chance of winning over every split of the unseen
+    tiles (see the module docstring). ``spread`` is the mover's score minus the opponent's,
+    ``scoreless`` the scoreless turns in a row already made. ``time_limit`` (seconds) and
+    Ctrl-C (``PegStopped``) keep the candidates finished so far."""
+    started = time.perf_counter()
+    bag = _check(board, rack, rules, spread, scoreless, top, max_bag, model, time_limit)
+    unseen = list(unseen_tiles(board, rack, rules).counts)
+    search = _Search(board, gaddag, rules, leaves, top, model, tt_mb, engine, time_limit, started)
+    candidates = search.candidates(board, rack, bag)
+    opponent_size = sum(unseen) - bag
+    draws = comb(sum(unseen), opponent_size)
+    finished: list[PegCandidate] = []
+    stopped: str | None = None
+
+    def result() -> PegResult:
+        ranked = sorted(finished, key=lambda c: (-c.win_rate, -c.spread_mean))  # stable: equity order on ties
+        return PegResult(
+            tuple(ranked),
+            model,
+            bag,
+            sum(unseen),
+            draws,
+            spread,
+            len(candidates),
+            stopped,
+            time.perf_counter() - started,
+        )
+
+    try:
+        for move in candidates:
+            finished.append(search.evaluate(move, rack, unseen, opponent_size, spread, scoreless, draws))
+            if progress is not None:
+                progress(len(finished), len(candidates), finished[-1])
+    except _OutOfTime:
+        stopped = TIME
+    except KeyboardInterrupt:
+        stopped = INTERRUPTED
+        raise PegStopped(result()) from None
+    return result()
+
+
+def _check(
+    board: Board,
+    rack: list[int],
+    rules: Rules,
+    spread: int,
+    scoreless: int,
+    top: int,
+    max_bag: int,
+    model: str,
+    time_limit: float | None,
+) -> int:
+    if type(top) is not int or not 1 <= top <= MAX_TOP:
+        raise InputError(f"top must be 1..{MAX_TOP}, not {top!r}")
+    if type(max_bag) is not int or not 1 <= max_bag <= MAX_BAG_LIMIT:
+        raise InputError(f"max_bag must be 1..{MAX_BAG_LIMIT}, not {max_bag!r}")
+    if model not in MODELS:
+        raise InputError(f"the opponent model must be {' or '.join(repr(m) for m in MODELS)}, not {model!r}")
+    if type(spread) is not int:
+        raise InputError(f"spread must be an integer, not {spread!r}")
+    if type(scoreless) is not int or not 0 <= scoreless < rules.scoreless_turns:
+        raise InputError(f"scoreless must be 0..{rules.scoreless_turns - 1}, not {scoreless!r}")
+    if time_limit is not None and not 0 < time_limit <= 86_400:
+        raise InputError(f"the time limit must be more than 0 and at most 86,400 seconds, not {time_limit!r}")
+    if len(rack) != 27 or not any(rack):
+        raise InputError("the rack is empty: there is nothing to play")
+    over = unseen_tiles(board, rack, rules).over
+    if over:
+        letter, held, count = over[0]
+        raise InputError(f"the board and the rack hold {held} {letter} tiles, but the rule set has only {count}")
+    bag = pre_endgame_bag(board, rack, rules)
+    if bag == 0:
+        raise InputError("the bag is empty: this is an endgame (scrab endgame solves it)")
+    if bag > max_bag:
+        raise InputError(
+            f"the bag holds {bag} tiles: the pre-endgame solver takes 1 to {max_bag} (raise max_bag for more)"
+        )
+    return bag
+
+
+@dataclass
+class _Search:
+    board: Board
+    gaddag: Gaddag
+    rules: Rules
+    leaves: LeaveTable | None
+    top: int
+    model: str
+    tt_mb: int
+    engine: str | None
+    time_limit: float | None
+    started: float
+    # Endgames already solved: (squares, mover, opponent, scoreless) -> (value, proven).
+    solved: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], tuple[int, bool]] = field(
+        default_factory=dict
+    )
+    used: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = field(default_factory=set)
+    proven: bool = True
+
+    # --- the candidates ------------------------------------------------------------------
+
+    def candidates(self, board: Board, rack: list[int], bag: int) -> list[Candidate]:
+        """The ``top`` best placements by equity with ``bag`` tiles in the bag, then the pass
+        (where it ranks among them, or last)."""
+        valuation = Valuation(self.leaves, bag=bag, passes=True)
+        _, ranked = ranked_moves(
+            board, rack, self.gaddag, self.rules, keep=self.top + 1, valuation=valuation, engine=self.engine
+        )
+        chosen = [c for c in ranked if c.kind == PLACE][: self.top]
+        if any(c.kind == PASS for c in ranked[: len(chosen) + 1]):
+            return ranked[: len(chosen) + 1]
+        return [*chosen, PASS_MOVE._replace(leave=valuation.leave_term(rack, self.rules.values))]
+
+    # --- one candidate -------------------------------------------------------------------
+
+    def evaluate(
+        self,
+        move: Candidate,
+        rack: list[int],
+        unseen: list[int],
+        opponent_size: int,
+        spread: int,
+        scoreless: int,
+        draws: int,
+    ) -> PegCandidate:
+        self.used = set()
+        self.proven = True
+        wins = Fraction(0)
+        total = Fraction(0)
+        for opponent, bag, ways in _splits(unseen, opponent_size):
+            for p, value in self.after_move(self.board, rack, move, opponent, bag, scoreless, spread, 1):
+                wins += ways * p * _points(spread + value)
+                total += ways * p * (spread + value)
+        return PegCandidate(
+            move,
+            float(wins),
+            draws,
+            float(wins / draws),
+            float(total / draws),
+            len(self.used),
+            self.proven,
+        )
+
+    def after_move(
+        self,
+        board: Board,
+        rack: list[int],
+        move: Candidate,
+        opponent: list[int],
+        bag: list[int],
+        scoreless: int,
+        spread: int,
+        level: int,
+    ) -> Outcomes:
+        """The outcomes, from the mover's side, of playing ``move`` from ``rack`` against
+        ``opponent`` with ``bag`` (counts) left: the mover draws, then the opponent moves
+        (at ``level``: 1 the opponent model, deeper its best move by equity)."""
+        limit = self.rules.scoreless_turns
+        values = self.rules.values
+        after, left = _played(board, rack, move)
+        placed = sum(rack) - sum(left)
+        score = move.score if move.kind == PLACE else 0
+        scoreless = scoreless + 1 if score == 0 else 0
+        in_bag = sum(bag)
+        if scoreless >= limit:  # the game ends before anyone draws
+            stuck = self.rules.stuck_loss
+            return [(Fraction(1), score - stuck * _face(left, values) + stuck * _face(opponent, values))]
+        if placed >= in_bag:  # the mover takes the whole bag: the endgame, the opponent to move
+            mine = [a + b for a, b in zip(left, bag, strict=True)]
+            return [(Fraction(1), score - self.endgame(after, opponent, mine, scoreless))]
+        outcomes: Outcomes = []
+        for drawn, p in _draws(bag, placed):
+            mine = [a + b for a, b in zip(left, drawn, strict=True)]
+            rest = [a - b for a, b in zip(bag, drawn, strict=True)]
+            for q, value in self.reply(after, opponent, mine, rest, scoreless, -(spread + score), level):
+                outcomes.append((p * q, score - value))
+        return outcomes
+
+    def reply(
+        self,
+        board: Board,
+        rack: list[int],
+        other: list[int],
+        bag: list[int],
+        scoreless: int,
+        spread: int,
+        level: int,
+    ) -> Outcomes:
+        """The outcomes, from the side to move's (holding ``rack``, ``spread`` ahead), with
+        tiles in the bag: at level 1 the opponent model's reply, deeper the best by equity."""
+        if level > 1:
+            return self.after_move(
+                board, rack, self.static_move(board, rack, bag), other, bag, scoreless, spread, level + 1
+            )
+        moves = self.candidates(board, rack, sum(bag))
+        if self.model == PESSIMISTIC:
+            # The reply worst for the other side: the best for this one, seen with every tile.
+            found = [self.after_move(board, rack, m, other, bag, scoreless, spread, level + 1) for m in moves]
+            return max(found, key=lambda outcomes: _standing(outcomes, spread))
+        # Best reply: one choice for every split this side cannot tell apart.
+        hidden = [a + b for a, b in zip(other, bag, strict=True)]
+        best: Candidate | None = None
+        best_standing: tuple[Fraction, Fraction] | None = None
+        for m in moves:
+            pooled: Outcomes = []
+            for their, rest, ways in _splits(hidden, sum(other)):
+                for p, value in self.after_move(board, rack, m, their, rest, scoreless, spread, level + 1):
+                    pooled.append((ways * p, value))
+            standing = _standing(pooled, spread)
+            if best_standing is None or standing > best_standing:
+                best, best_standing = m, standing
+        assert best is not None
+        return self.after_move(board, rack, best, other, bag, scoreless, spread, level + 1)
+
+    def static_move(self, board: Board, rack: list[int], bag: list[int]) -> Candidate:
+        valuation = Valuation(self.leaves, bag=sum(bag), passes=True)
+        _, ranked = ranked_moves(board, rack, self.gaddag, self.rules, keep=1, valuation=valuation, engine=self.engine)
+        return ranked[0] if ranked else PASS_MOVE
+
+    def endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> int:
+        """The exact endgame's value from ``mover``'s side (solved once per position)."""
+        key = (tuple(board.squares), tuple(mover), tuple(opponent), scoreless)
+        self.used.add(key)
+        known = self.solved.get(key)
+        if known is None:
+            remaining = None
+            if self.time_limit is not None:
+                remaining = self.time_limit - (time.perf_counter() - self.started)
+                if remaining <= 0:
+                    raise _OutOfTime
+            found = endgame.solve_endgame(
+                board,
+                mover,
+                opponent,
+                self.gaddag,
+                self.rules,
+                scoreless=scoreless,
+                time_limit=remaining,
+                tt_mb=self.tt_mb,
+                engine=self.engine,
+            )
+            if found.stopped == TIME:
+                raise _OutOfTime
+            known = (found.value, found.proven)
+            self.solved[key] = known
+        self.proven = self.proven and known[1]
+        return known[0]
+
+
+def _played(board: Board, rack: list[int], move: Candidate) -> tuple[Board, list[int]]:
+    """The board after ``move`` and the tiles the mover keeps."""
+    left = list(rack)
+    if move.kind != PLACE:
+        return board, left
+    squares = list(board.squares)
+    cols = board.cols
+    for k, code in enumerate(move.codes):
+        i = (move.start + k) * cols + move.line if move.down else move.line * cols + move.start + k
+        if not squares[i]:
+            squares[i] = code
+            left[0 if code & BLANK_BIT else code] -= 1
+    return Board(board.rows, board.cols, squares), left
+
+
+def _face(rack: list[int], values: tuple[int, ...]) -> int:
+    return sum(n * values[code] for code, n in enumerate(rack) if code)
+
+
+def _points(spread: int) -> Fraction:
+    return Fraction(1) if spread > 0 else Fraction(1, 2) if spread == 0 else Fraction(0)
+
+
+def _standing(outcomes: Outcomes, spread: int) -> tuple[Fraction, Fraction]:
+    """(the chance of winning, draws half; the mean final spread) of ``outcomes`` for the
+    side ``spread`` ahead; the weights need not add up to 1."""
+    weight = sum((p for p, _ in outcomes), Fraction(0))
+    wins = sum((p * _points(spread + v) for p, v in outcomes), Fraction(0))
+    mean = sum((p * (spread + v) for p, v in outcomes), Fraction(0))
+    return wins / weight, mean / weight
+
+
+def _sub_multisets(counts: list[int], size: int) -> Iterator[tuple[list[int], int]]:
+    """Every sub-multiset of ``size`` tiles of ``counts`` (27 counts) with the number of ways
+    to pick it when identical tiles are told apart."""
+    chosen = [0] * len(counts)
+
+    def walk(code: int, left: int, ways: int) -> Iterator[tuple[list[int], int]]:
+        if left == 0:
+            yield list(chosen), ways
+            return
+        if code == len(counts):
+            return
+        for take in range(min(counts[code], left), -1, -1):
+            chosen[code] = take
+            yield from walk(code + 1, left - take, ways * comb(counts[code], take))
+        chosen[code] = 0
+
+    yield from walk(0, size, 1)
+
+
+def _splits(unseen: list[int], rack_size: int) -> Iterator[tuple[list[int], list[int], int]]:
+    """Every split of ``unseen`` into a rack of ``rack_size`` tiles and the bag (the rest),
+    with the number of ways it can be drawn."""
+    for rack, ways in _sub_multisets(unseen, rack_size):
+        yield rack, [a - b for a, b in zip(unseen, rack, strict=True)], ways
+
+
+def _draws(bag: list[int], size: int) -> Iterator[tuple[list[int], Fraction]]:
+    """Every draw of ``size`` tiles from ``bag`` with its probability."""
+    total = comb(sum(bag), size)
+    for drawn, ways in _sub_multisets(bag, size):
+        yield drawn, Fraction(ways, total)

@@ -1,0 +1,110 @@
+"""``scrab peg``: the pre-endgame solver on the command line, on the hand-worked 5x5
+position of tests/lookahead/test_peg.py (the only word ZA, one spot for it)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from soak import python_engine_in_soak
+
+from solver_cli.cli import cli
+from solver_cli.engine.alphabet import LETTERS
+from solver_cli.lookahead import peg
+
+LAYOUT = ("T.d.T", ".D.D.", "d.D.d", ".D.D.", "T.d.T")
+VALUES = {"A": 1, "E": 1, "Z": 10}
+
+
+@pytest.fixture
+def za_world(tmp_path):
+    """(rules file, word list, board file) with A on the board, ZE on our rack and Z E E
+    unseen (one in the bag); ``extra`` more Es put that many more tiles in the bag."""
+
+    def make(extra: int = 0, unseen_e: int = 2) -> list[str]:
+        counts = {"A": 1, "Z": 2, "E": 1 + unseen_e + extra}
+        tiles = "\n".join(f'"{ch}" = [{counts.get(ch, 0)}, {VALUES.get(ch, 1)}]' for ch in [*LETTERS, "?"])
+        layout = ", ".join(f'"{row}"' for row in LAYOUT)
+        rules = tmp_path / "five.toml"
+        rules.write_text(f'name = "five"\nrack_size = 2\ncentre = "C3"\nlayout = [{layout}]\n[tiles]\n{tiles}\n')
+        words = tmp_path / "za.txt"
+        words.write_text("ZA\n")
+        board = tmp_path / "board.txt"
+        board.write_text(".....\n.....\nA....\n.....\n.....\n")
+        return [str(board), "--rack", "ZE", "--rules", str(rules), "--lexicon", str(words)]
+
+    return make
+
+
+def run(args: list[str]):
+    return CliRunner().invoke(cli, ["peg", *args], prog_name="scrab")
+
+
+def test_json_gives_each_move_over_every_draw(za_world):
+    result = run([*za_world(), "--spread", "-5", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["model"], data["bag"], data["unseen"], data["draws"], data["spread"]) == ("best reply", 1, 3, 3, -5)
+    assert (data["considered"], data["finished"], data["stopped"]) == (2, 2, None)
+    play, passing = data["moves"]
+    # Worked by hand in tests/lookahead/test_peg.py: ZA ends +2 (bag Z) or +20 (bag E).
+    assert (play["move"], play["score"], play["wins"], play["draws"]) == ("A2 Z(A)", 11, 2, 3)
+    assert play["spread_mean"] == pytest.approx(-5 + 42 / 3) and play["proven"] and play["endgames"] == 2
+    assert (passing["move"], passing["kind"], passing["wins"]) == ("pass", "pass", 0)
+
+
+def test_the_table_names_the_opponent_model(za_world):
+    result = run([*za_world(), "--spread", "-5"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())  # the header wraps with the terminal
+    assert "1 tile in the bag, 3 unseen, 3 draws; spread -5" in text
+    assert "Opponent model: best reply: the opponent replies at its best knowing only its own rack" in text
+    assert "│ 1 │ A2 Z(A) │ 11 │ 2/3 │ 66.7% │ +9.0 │ 2 │" in text
+    pessimistic = run([*za_world(), "--pessimistic"])
+    assert pessimistic.exit_code == 0, pessimistic.output
+    assert "Opponent model: pessimistic: the opponent replies worst for you" in " ".join(pessimistic.stdout.split())
+
+
+def test_the_bag_must_hold_one_to_max_bag_tiles(za_world):
+    empty = run(za_world(unseen_e=1))
+    assert empty.exit_code == 2
+    assert empty.stderr.strip().endswith("the bag is empty: this is an endgame (use scrab endgame)")
+    three = run(za_world(extra=2))
+    assert three.exit_code == 2
+    assert three.stderr.strip().endswith("the bag holds 3 tiles; scrab peg takes 1 to 2 (--max-bag 3 takes it on)")
+    assert len(three.stderr.strip().splitlines()) == 1
+    assert run([*za_world(extra=2), "--max-bag", "3", "--json"]).exit_code == 0
+
+
+def test_ctrl_c_prints_the_moves_finished_and_exits_130(za_world, monkeypatch):
+    solve = peg.solve_pre_endgame
+
+    def stopped_after_one(*args, **kwargs):
+        def progress(done, total, last):
+            raise KeyboardInterrupt
+
+        return solve(*args, **{**kwargs, "progress": progress})
+
+    monkeypatch.setattr(peg, "solve_pre_endgame", stopped_after_one)
+    result = run([*za_world(), "--json"])
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert (data["finished"], data["considered"], data["stopped"]) == (1, 2, "interrupted")
+    assert result.stderr.strip().splitlines()[-1] == "Stopped: 1 of 2 moves finished"
+
+
+@python_engine_in_soak()  # the twin's moves on a full board: long, and nothing new here
+def test_a_game_records_spread_is_the_player_to_moves(monkeypatch):
+    """boards/peg.gcg, turn 25: p1 to move with 411 against p2's 328, one tile in the bag."""
+    monkeypatch.chdir(__import__("pathlib").Path(__file__).resolve().parents[2])
+    result = run(["boards/peg.gcg", "--turn", "25", "--top", "1", "--time-limit", "0.5", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["rack"], data["bag"], data["unseen"], data["spread"]) == ("ADEMNQ?", 1, 8, 411 - 328)
+    # p2 to move at turn 26: the other side of the same spread, after p1's QAD for 24.
+    result = run(["boards/peg.gcg", "--turn", "26", "--top", "1", "--time-limit", "0.5", "--json"])
+    assert result.exit_code == 2  # p1 drew the last tile: an endgame
+    assert "the bag is empty" in result.stderr
+    given = run(["boards/peg.gcg", "--turn", "25", "--spread", "-7", "--top", "1", "--time-limit", "0.5", "--json"])
+    assert json.loads(given.stdout)["spread"] == -7
