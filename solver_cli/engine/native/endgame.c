@@ -20,8 +20,8 @@
  * handlers (Ctrl-C stops it with what it has) and, about every 0.2 s, the progress callback.
  *
  * Values: every score is below 2^57 (see movegen.c) and a side makes at most MAX_RACK scoring
- * moves, so |value| < 2^62 and the window bounds +-INF = +-(2^62 - 1)... are kept apart from
- * real values; windows are clamped so no sum overflows.
+ * moves, so |value| < 2^62 - 2^57 and the window bounds +-INF (INT64_MAX / 2) lie beyond any
+ * real value; windows are clamped to them, so no sum of a score and a bound overflows.
  */
 #include "scrab.h"
 
