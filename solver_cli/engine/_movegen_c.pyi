@@ -48,20 +48,6 @@ def generate(
     exchange: int = 0,
     passes: bool = False,
 ) -> tuple[int, bytes]: ...
-def leave_index(counts: bytes) -> int: ...
-def leave_sums(
-    ranks: Buffer, sums: Buffer, counts: Buffer, tile_counts: Sequence[int], rack_size: int, /
-) -> tuple[bytes, bytes, bytes, float]: ...
-def leave_table(
-    num: Buffer,
-    den: Buffer,
-    support: Buffer,
-    overall: float,
-    tile_counts: Sequence[int],
-    rack_size: int,
-    smoothing: float,
-    /,
-) -> bytes: ...
 def endgame(
     lexicon: Lexicon,
     layout: Layout,
@@ -77,6 +63,19 @@ def endgame(
     top: int,
     seconds: float,
     tt_mb: int,
-    progress: Callable[[int, int, int, bytes | None], None] | None,
-    /,
+    progress: Callable[[int, int, int, bytes | None], object] | None,
 ) -> tuple[int, int, int, list[tuple[int, bytes]], bytes]: ...
+def leave_index(counts: bytes) -> int: ...
+def leave_sums(
+    ranks: Buffer, sums: Buffer, counts: Buffer, tile_counts: Sequence[int], rack_size: int, /
+) -> tuple[bytes, bytes, bytes, float]: ...
+def leave_table(
+    num: Buffer,
+    den: Buffer,
+    support: Buffer,
+    overall: float,
+    tile_counts: Sequence[int],
+    rack_size: int,
+    smoothing: float,
+    /,
+) -> bytes: ...
