@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from solver_cli.engine.alphabet import BLANK_BIT, LETTER_MASK, rack_text
 from solver_cli.engine.board import Board
@@ -42,6 +43,9 @@ from solver_cli.engine.movegen import EXCHANGE, PLACE, ranked_moves
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import SelfPlayError
 from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
+
+if TYPE_CHECKING:
+    from solver_cli.games.cluster import DaskCluster, GaddagData
 
 
 @dataclass
@@ -70,9 +74,10 @@ class Summary:
 @dataclass
 class SelfPlayRun:
     seed: int
-    jobs: int
+    jobs: int  # worker processes; on a Dask cluster, its workers when the run started
     outcomes: list[GameOutcome]  # in game order
     summary: Summary
+    scheduler: str | None = None  # the Dask scheduler the games ran on, if any
 
 
 class SelfPlayStopped(KeyboardInterrupt):
@@ -465,9 +470,11 @@ def run_selfplay(
     mirrored: bool = False,
     on_game: Callable[[GameResult], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> SelfPlayRun:
-    """Play ``games`` games between ``players`` on ``jobs`` processes (``mirrored``: each
-    bag twice, seats swapped; ``games`` must then be even).
+    """Play ``games`` games between ``players`` on ``jobs`` processes, or on the Dask cluster
+    whose scheduler is at ``scheduler`` (``jobs`` then unused; ``cluster.DaskCluster`` says
+    what fails how) (``mirrored``: each bag twice, seats swapped; ``games`` must then be even).
 
     ``jobs`` is capped at the games and at ``workers.max_jobs()`` (the run's ``jobs`` says
     how many ran); with more than one, each worker process receives ``gaddag`` once when it
@@ -484,6 +491,17 @@ def run_selfplay(
         raise ValueError("jobs must be at least 1")
     jobs = capped_jobs(jobs, games)
     outcomes: list[GameOutcome] = []
+    cluster = None
+    if scheduler is not None:
+        from solver_cli.games.cluster import DaskCluster  # (only now: distributed is optional)
+
+        cluster = DaskCluster(scheduler, gaddag)
+        try:
+            jobs = cluster.workers()
+        except BaseException:
+            cluster.close(abort=True)
+            raise
+        scheduler = cluster.address
     started = time.perf_counter()
 
     def finished(result: GameResult) -> None:
@@ -494,7 +512,9 @@ def run_selfplay(
             progress(len(outcomes), games)
 
     try:
-        if jobs == 1:
+        if cluster is not None:
+            _play_on_dask(cluster, rules, games, seed, players, mirrored, finished)
+        elif jobs == 1:
             for index in range(games):
                 finished(play_indexed(gaddag, rules, seed, index, players, mirrored))
         else:
@@ -503,13 +523,13 @@ def run_selfplay(
         if mirrored:  # a pair's points are shared between its two games: only whole pairs count
             done = {o.index for o in outcomes}
             outcomes = [o for o in outcomes if o.index ^ 1 in done]
-        raise SelfPlayStopped(_run(seed, jobs, outcomes, started), games) from None
-    return _run(seed, jobs, outcomes, started)
+        raise SelfPlayStopped(_run(seed, jobs, outcomes, started, scheduler), games) from None
+    return _run(seed, jobs, outcomes, started, scheduler)
 
 
-def _run(seed: int, jobs: int, outcomes: list[GameOutcome], started: float) -> SelfPlayRun:
+def _run(seed: int, jobs: int, outcomes: list[GameOutcome], started: float, scheduler: str | None) -> SelfPlayRun:
     outcomes.sort(key=lambda o: o.index)
-    return SelfPlayRun(seed, jobs, outcomes, summarize(outcomes, time.perf_counter() - started))
+    return SelfPlayRun(seed, jobs, outcomes, summarize(outcomes, time.perf_counter() - started), scheduler)
 
 
 def _play_on_pool(
@@ -541,3 +561,52 @@ def _play_on_pool(
         stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _play_on_dask_worker(
+    gaddag_data: GaddagData,
+    rules: Rules,
+    players: tuple[Player, Player],
+    mirrored: bool,
+    seed: int,
+    index: int,
+) -> GameResult:
+    """Game ``index`` on a Dask worker (the GADDAG rebuilt from its bytes once per worker)."""
+    from solver_cli.games.cluster import gaddag_on_worker
+
+    return play_indexed(gaddag_on_worker(gaddag_data), rules, seed, index, players, mirrored)
+
+
+def _play_on_dask(
+    cluster: DaskCluster,
+    rules: Rules,
+    games: int,
+    seed: int,
+    players: tuple[Player, Player],
+    mirrored: bool,
+    finished: Callable[[GameResult], None],
+) -> None:
+    """The games on a Dask cluster, each result passed to ``finished`` as it comes. The
+    connection is closed at the end; at once (the games still running abandoned) when the
+    run stops early or the cluster fails."""
+    try:
+        shared_rules = cluster.scatter(rules)
+        shared_players = cluster.scatter(players)
+
+        def submit(index: int) -> object:
+            args = (cluster.gaddag, shared_rules, shared_players, mirrored, seed, index)
+            return cluster.submit(_play_on_dask_worker, *args)
+
+        # A bounded number of games in flight, as on the local pool, keeps memory flat.
+        limit = min(games, 4 * cluster.workers())
+        in_flight = cluster.as_completed([submit(index) for index in range(limit)])
+        next_index = limit
+        for _future, result in cluster.results(in_flight):
+            if next_index < games:
+                in_flight.add(submit(next_index))
+                next_index += 1
+            finished(result)
+    except BaseException:
+        cluster.close(abort=True)
+        raise
+    cluster.close()
