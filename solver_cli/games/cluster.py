@@ -11,7 +11,6 @@ them) are for the caller to silence (the CLI does).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import re
 from array import array
@@ -130,16 +129,18 @@ class DaskCluster:
             self.client.close(timeout=5 if abort else 20)
 
 
-_worker_gaddag: tuple[str, Gaddag] | None = None  # on a Dask worker: the digest of its bytes, and it
+# On a Dask worker: the GADDAG's bytes as scattered (the worker hands every task the same
+# object), and the GADDAG built from them. Compared by identity, not by a digest of the bytes:
+# hashing megabytes for every task (a self-play task is one game) cost more than the game.
+_worker_gaddag: tuple[GaddagData, Gaddag] | None = None
 
 
 def gaddag_on_worker(data: GaddagData) -> Gaddag:
     """On a Dask worker: the GADDAG of ``data`` (as ``DaskCluster`` scattered it), rebuilt once
     per worker process and reused by every task that follows."""
     global _worker_gaddag
-    key = hashlib.sha256(data[0]).hexdigest()
-    if _worker_gaddag is None or _worker_gaddag[0] != key:
+    if _worker_gaddag is None or _worker_gaddag[0] is not data:
         nodes = array("I")
         nodes.frombytes(data[0])
-        _worker_gaddag = (key, Gaddag(nodes, *data[1:]))
+        _worker_gaddag = (data, Gaddag(nodes, *data[1:]))
     return _worker_gaddag[1]

@@ -569,12 +569,21 @@ def _play_on_dask_worker(
     players: tuple[Player, Player],
     mirrored: bool,
     seed: int,
-    index: int,
-) -> GameResult:
-    """Game ``index`` on a Dask worker (the GADDAG rebuilt from its bytes once per worker)."""
+    first: int,
+    count: int,
+) -> list[GameResult]:
+    """Games ``first`` to ``first + count - 1`` on a Dask worker (the GADDAG rebuilt from its
+    bytes once per worker process)."""
     from solver_cli.games.cluster import gaddag_on_worker
 
-    return play_indexed(gaddag_on_worker(gaddag_data), rules, seed, index, players, mirrored)
+    gaddag = gaddag_on_worker(gaddag_data)
+    return [play_indexed(gaddag, rules, seed, index, players, mirrored) for index in range(first, first + count)]
+
+
+def dask_batch(games: int, workers: int) -> int:
+    """Games per Dask task: a few, so that a quick game (a greedy one takes milliseconds) does
+    not cost more in scheduling than in play, yet some 16 tasks per worker to spread."""
+    return max(1, min(16, games // (16 * workers)))
 
 
 def _play_on_dask(
@@ -586,26 +595,29 @@ def _play_on_dask(
     mirrored: bool,
     finished: Callable[[GameResult], None],
 ) -> None:
-    """The games on a Dask cluster, each result passed to ``finished`` as it comes. The
-    connection is closed at the end; at once (the games still running abandoned) when the
-    run stops early or the cluster fails."""
+    """The games on a Dask cluster, in batches of consecutive games, each result passed to
+    ``finished`` as its batch comes back (in game order within it). The connection is closed
+    at the end; at once (the games still running abandoned) when the run stops early or the
+    cluster fails."""
     try:
         shared_rules = cluster.scatter(rules)
         shared_players = cluster.scatter(players)
+        workers = cluster.workers()
+        batch = dask_batch(games, workers)
+        starts = iter(range(0, games, batch))
 
-        def submit(index: int) -> object:
-            args = (cluster.gaddag, shared_rules, shared_players, mirrored, seed, index)
+        def submit(first: int) -> object:
+            args = (cluster.gaddag, shared_rules, shared_players, mirrored, seed, first, min(batch, games - first))
             return cluster.submit(_play_on_dask_worker, *args)
 
-        # A bounded number of games in flight, as on the local pool, keeps memory flat.
-        limit = min(games, 4 * cluster.workers())
-        in_flight = cluster.as_completed([submit(index) for index in range(limit)])
-        next_index = limit
-        for _future, result in cluster.results(in_flight):
-            if next_index < games:
-                in_flight.add(submit(next_index))
-                next_index += 1
-            finished(result)
+        # A bounded number of batches in flight, as on the local pool, keeps memory flat.
+        in_flight = cluster.as_completed([submit(first) for _, first in zip(range(4 * workers), starts, strict=False)])
+        for _future, results in cluster.results(in_flight):
+            following = next(starts, None)
+            if following is not None:
+                in_flight.add(submit(following))
+            for result in results:
+                finished(result)
     except BaseException:
         cluster.close(abort=True)
         raise

@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import sys
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -64,6 +65,21 @@ def test_a_match_on_a_cluster_plays_the_same_games_as_the_local_pool(word_file, 
     assert sorted(p.name for p in (tmp_path / "dask").iterdir()) == records
     for name in records:
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+
+
+def test_games_sent_in_batches_come_back_the_same(small_gaddag, scheduler):
+    """Quick games go to the cluster several to a task (here 3): the same outcomes, in game
+    order, as on one process."""
+    from solver_cli.engine.rules import load_rules
+    from solver_cli.games.selfplay import dask_batch, run_selfplay
+
+    rules = load_rules("wwf")
+    assert dask_batch(100, 2) == 3
+    local = run_selfplay(small_gaddag, rules, 100, 9)
+    remote = run_selfplay(small_gaddag, rules, 100, 9, jobs=5, scheduler=scheduler)
+    assert (remote.jobs, remote.scheduler) == (2, scheduler)
+    assert [replace(o, seconds=0) for o in remote.outcomes] == [replace(o, seconds=0) for o in local.outcomes]
+    assert [o.index for o in remote.outcomes] == list(range(100))
 
 
 def test_the_table_says_where_the_games_ran(word_file, scheduler):
