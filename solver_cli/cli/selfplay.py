@@ -105,6 +105,12 @@ def prepare_folder(folder: str) -> Path:
 @click.option("--seed", type=int, default=None, help="Seed for the tile bags (default: a random seed, reported).")
 @jobs_option("one per game")
 @click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="A Dask scheduler (tcp://host:8786) to play the games on; needs pip install 'scrab[dask]'.",
+)
+@click.option(
     "--players",
     "players_text",
     metavar="A,B",
@@ -122,6 +128,7 @@ def selfplay(
     lexicon: str | None,
     seed: int | None,
     jobs: int,
+    scheduler: str | None,
     players_text: str | None,
     save_dir: str | None,
     as_json: bool,
@@ -138,7 +145,7 @@ def selfplay(
     limit a search). Each bag is then played
     twice with the seats swapped, and each player gets its wins (a draw counts half), its
     win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
-    same games, whatever --jobs.
+    same games, whatever --jobs, or on a Dask cluster with --scheduler.
 
     \b
     Examples:
@@ -147,6 +154,8 @@ def selfplay(
       scrab selfplay --players equity,greedy --games 2 --seed 1
       scrab selfplay --players equity,greedy --rules wwf --games 2 --json
     """
+    import logging
+
     from solver_cli.engine.rules import load_rules
     from solver_cli.games.selfplay import GREEDY, SelfPlayStopped, random_seed, run_selfplay
     from solver_cli.games.workers import capped_jobs
@@ -157,6 +166,10 @@ def selfplay(
             f"--games {games}: with --players each bag is played twice, seats swapped, so --games must be even", ctx
         )
     try:
+        if scheduler is not None:
+            from solver_cli.games.cluster import check_scheduler
+
+            scheduler = check_scheduler(scheduler)
         rule_set = load_rules(rules)
         players = make_players(names, rule_set, lexicon) if names is not None else (GREEDY, GREEDY)
         folder = prepare_folder(save_dir) if save_dir is not None else None
@@ -165,7 +178,8 @@ def selfplay(
         raise to_click_error(exc) from None
     mirrored = names is not None
     run_seed = random_seed() if seed is None else seed
-    note_jobs(jobs, capped_jobs(jobs, games), games, "games")
+    if scheduler is None:
+        note_jobs(jobs, capped_jobs(jobs, games), games, "games")
 
     on_game = None
     if folder is not None:
@@ -179,6 +193,10 @@ def selfplay(
             except OSError as exc:
                 raise ScrabError(f"cannot write a game record in {folder}: {exc.strerror or exc}") from None
 
+    if scheduler is not None:
+        # The Dask client logs to stderr (tracebacks when the cluster goes away, for as long
+        # as it tries to reconnect); scrab says what failed in one line of its own.
+        logging.disable(logging.CRITICAL)
     try:
         with progress_bar(not as_json, "Playing games", games, counted=True) as update:
             progress = (lambda done, _total: update(done)) if update is not None else None
@@ -192,12 +210,15 @@ def selfplay(
                 mirrored=mirrored,
                 on_game=on_game,
                 progress=progress,
+                scheduler=scheduler,
             )
         stop = None
     except SelfPlayStopped as exc:  # Ctrl-C or SIGTERM: the games finished so far
         run, stop = exc.run, exc
     except ScrabError as exc:
         raise to_click_error(exc) from None
+    finally:
+        logging.disable(logging.NOTSET)
     if stop is not None:
         n = len(run.outcomes)
         pairs = " (whole pairs)" if mirrored else ""
@@ -215,6 +236,7 @@ def selfplay(
             "lexicon": lex.name,
             "seed": run_seed,
             "jobs": run.jobs,
+            "scheduler": run.scheduler,
             "games": s.games,
             "first_player_wins": s.first_player_wins,
             "second_player_wins": s.second_player_wins,
@@ -282,6 +304,8 @@ def print_summary(
         return f"{k:,} ({100 * k / n:.1f}%)"
 
     jobs = f", {run.jobs} jobs" if run.jobs > 1 else ""
+    if run.scheduler is not None:
+        jobs = f", on {run.scheduler}"
     games = f"game{'s' if n != 1 else ''}"
     out = console()
     if players is None:

@@ -28,15 +28,11 @@ checkpoint gives the same file as not stopping.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import importlib
 import json
-import re
 import time
 from array import array
 from collections.abc import Callable, Iterator
-from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb
@@ -55,6 +51,8 @@ from solver_cli.engine.leaves import (
 from solver_cli.engine.movegen import NATIVE_BUILT
 from solver_cli.engine.rules import Rules
 from solver_cli.errors import InputError, ScrabError
+from solver_cli.games.cluster import DaskCluster, GaddagData, gaddag_on_worker
+from solver_cli.games.cluster import check_scheduler as check_scheduler  # (the CLI checks --scheduler first)
 from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
 
 DEFAULT_BATCH = 500  # games per task: few enough results to merge, small enough to spread
@@ -467,7 +465,6 @@ def _runner(gaddag: Gaddag, rules: Rules, jobs: int, scheduler: str | None) -> _
 
 
 _context: tuple[Gaddag, Rules] | None = None
-_context_key = ""  # on a Dask worker: the digest of the GADDAG in _context
 
 
 def _init_worker(gaddag: Gaddag, rules: Rules) -> None:
@@ -522,7 +519,7 @@ class _PoolRunner(_Runner):
 
 def _run_on_dask(
     task: Callable[..., bytes],
-    gaddag_data: tuple[bytes, int, int, int, int],
+    gaddag_data: GaddagData,
     rules: Rules,
     values: bytes,
     seed: int,
@@ -530,90 +527,34 @@ def _run_on_dask(
 ) -> bytes:
     """A batch on a Dask worker: the GADDAG arrives as bytes (scattered once) and is rebuilt
     once per worker process."""
-    global _context, _context_key
-    key = hashlib.sha256(gaddag_data[0]).hexdigest()
-    if _context is None or _context_key != key or _context[1] != rules:
-        nodes = array("I")
-        nodes.frombytes(gaddag_data[0])
-        _context = (Gaddag(nodes, *gaddag_data[1:]), rules)
-        _context_key = key
-    return task(_context[0], rules, values, seed, *job)
-
-
-def check_scheduler(address: str) -> str:
-    """``address`` as a Dask scheduler address scrab can use, ``tcp://HOST:PORT`` (``HOST:PORT``
-    means the same), checked before any work: InputError for an empty one, another scheme
-    (``tls://`` needs certificates scrab has no options for, ``inproc://`` exists only inside
-    one process), or a missing or bad host or port."""
-    text = address.strip()
-    example = "tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
-    if not text:
-        raise InputError(f"--scheduler: the address is empty (give {example})")
-    scheme, sep, rest = text.partition("://")
-    if not sep:
-        scheme, rest = "tcp", text
-    if scheme.lower() != "tcp":
-        raise InputError(f"--scheduler {address}: {scheme}:// addresses are not supported (give {example})")
-    host, colon, port = rest.rpartition(":")
-    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # [::1] for IPv6
-    if not colon or not bare or "]" in port:
-        raise InputError(f"--scheduler {address}: no port (give {example})")
-    if not re.fullmatch(r"[A-Za-z0-9._-]+", bare) and not (bare != host and re.fullmatch(r"[0-9A-Fa-f:.]+", bare)):
-        raise InputError(f"--scheduler {address}: bad host {host!r} (give {example})")
-    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        raise InputError(f"--scheduler {address}: bad port {port!r} (a number from 1 to 65535)")
-    return f"tcp://{host}:{int(port)}"
+    return task(gaddag_on_worker(gaddag_data), rules, values, seed, *job)
 
 
 class _DaskRunner(_Runner):
-    """Batches on a Dask cluster. A cluster that fails (its scheduler or a worker gone, the
-    work lost) is one exception, ``ScrabError``, naming it; the Dask client's own log lines
-    about it (tracebacks among them) are for the caller to silence (the CLI does)."""
+    """Batches on a Dask cluster (``cluster.DaskCluster``: a failed cluster is one
+    ``ScrabError`` naming it)."""
 
     def __init__(self, gaddag: Gaddag, rules: Rules, address: str):
-        address = check_scheduler(address)
+        self.cluster = DaskCluster(address, gaddag)
         try:
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise InputError("--scheduler needs Dask's distributed package: pip install 'scrab[dask]'") from None
-        self.address = address
-        self.failures = (CancelledError, OSError, TimeoutError, distributed.KilledWorker)
-        try:
-            self.client = distributed.Client(address, timeout="20s")
-        except (OSError, ValueError) as exc:
-            raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler ({exc})") from None
-        data = (gaddag.nodes.tobytes(), gaddag.root, gaddag.dawg_root, gaddag.state_count, gaddag.arc_count)
-        try:
-            self.gaddag = self.client.scatter(data, broadcast=True)
-            self.rules = self.client.scatter(rules, broadcast=True)
-        except self.failures as exc:
+            self.rules = self.cluster.scatter(rules)
+        except ScrabError:
             self.close(abort=True)
-            raise self.failed(exc) from None
-
-    def failed(self, exc: BaseException) -> ScrabError:
-        reason = getattr(exc, "reason", None)  # a FutureCancelledError's, e.g. scheduler-connection-lost
-        detail = " ".join(str(reason or exc).split())[:120]
-        why = type(exc).__name__ + (f": {detail}" if detail else "")
-        return ScrabError(f"the Dask cluster at {self.address} failed: its scheduler or a worker went away ({why})")
+            raise
 
     def __call__(
         self, task: Callable[..., bytes], table: LeaveTable, seed: int, batches: list[tuple[int, int, int]]
     ) -> Iterator[tuple[int, bytes]]:
-        as_completed = importlib.import_module("distributed").as_completed
-        try:
-            values = self.client.scatter(table.values.tobytes(), broadcast=True)
-            futures = {
-                self.client.submit(_run_on_dask, task, self.gaddag, self.rules, values, seed, job, pure=False): job
-                for job in batches
-            }
-            for future in as_completed(futures):
-                yield futures[future][2], future.result()
-        except self.failures as exc:
-            raise self.failed(exc) from None
+        cluster = self.cluster
+        values = cluster.scatter(table.values.tobytes())
+        futures = {
+            cluster.submit(_run_on_dask, task, cluster.gaddag, self.rules, values, seed, job): job for job in batches
+        }
+        for future, result in cluster.results(cluster.as_completed(futures)):
+            yield futures[future][2], result
 
     def close(self, abort: bool = False) -> None:
-        with contextlib.suppress(*self.failures):  # (a cluster already gone: nothing to release)
-            self.client.close(timeout=5 if abort else 20)
+        self.cluster.close(abort)
 
 
 def play_training_batch(

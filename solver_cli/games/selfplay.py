@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from solver_cli.engine.alphabet import BLANK_BIT, LETTER_MASK, rack_text
 from solver_cli.engine.board import Board
@@ -45,6 +46,9 @@ from solver_cli.errors import SelfPlayError
 from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
 from solver_cli.lookahead.endgame import solve_endgame
 from solver_cli.lookahead.peg import solve_pre_endgame
+
+if TYPE_CHECKING:
+    from solver_cli.games.cluster import DaskCluster, GaddagData
 
 
 @dataclass
@@ -73,9 +77,10 @@ class Summary:
 @dataclass
 class SelfPlayRun:
     seed: int
-    jobs: int
+    jobs: int  # worker processes; on a Dask cluster, its workers when the run started
     outcomes: list[GameOutcome]  # in game order
     summary: Summary
+    scheduler: str | None = None  # the Dask scheduler the games ran on, if any
 
 
 class SelfPlayStopped(KeyboardInterrupt):
@@ -525,9 +530,11 @@ def run_selfplay(
     mirrored: bool = False,
     on_game: Callable[[GameResult], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> SelfPlayRun:
-    """Play ``games`` games between ``players`` on ``jobs`` processes (``mirrored``: each
-    bag twice, seats swapped; ``games`` must then be even).
+    """Play ``games`` games between ``players`` on ``jobs`` processes, or on the Dask cluster
+    whose scheduler is at ``scheduler`` (``jobs`` then unused; ``cluster.DaskCluster`` says
+    what fails how) (``mirrored``: each bag twice, seats swapped; ``games`` must then be even).
 
     ``jobs`` is capped at the games and at ``workers.max_jobs()`` (the run's ``jobs`` says
     how many ran); with more than one, each worker process receives ``gaddag`` once when it
@@ -544,6 +551,17 @@ def run_selfplay(
         raise ValueError("jobs must be at least 1")
     jobs = capped_jobs(jobs, games)
     outcomes: list[GameOutcome] = []
+    cluster = None
+    if scheduler is not None:
+        from solver_cli.games.cluster import DaskCluster  # (only now: distributed is optional)
+
+        cluster = DaskCluster(scheduler, gaddag)
+        try:
+            jobs = cluster.workers()
+        except BaseException:
+            cluster.close(abort=True)
+            raise
+        scheduler = cluster.address
     started = time.perf_counter()
 
     def finished(result: GameResult) -> None:
@@ -554,7 +572,9 @@ def run_selfplay(
             progress(len(outcomes), games)
 
     try:
-        if jobs == 1:
+        if cluster is not None:
+            _play_on_dask(cluster, rules, games, seed, players, mirrored, finished)
+        elif jobs == 1:
             for index in range(games):
                 finished(play_indexed(gaddag, rules, seed, index, players, mirrored))
         else:
@@ -563,13 +583,13 @@ def run_selfplay(
         if mirrored:  # a pair's points are shared between its two games: only whole pairs count
             done = {o.index for o in outcomes}
             outcomes = [o for o in outcomes if o.index ^ 1 in done]
-        raise SelfPlayStopped(_run(seed, jobs, outcomes, started), games) from None
-    return _run(seed, jobs, outcomes, started)
+        raise SelfPlayStopped(_run(seed, jobs, outcomes, started, scheduler), games) from None
+    return _run(seed, jobs, outcomes, started, scheduler)
 
 
-def _run(seed: int, jobs: int, outcomes: list[GameOutcome], started: float) -> SelfPlayRun:
+def _run(seed: int, jobs: int, outcomes: list[GameOutcome], started: float, scheduler: str | None) -> SelfPlayRun:
     outcomes.sort(key=lambda o: o.index)
-    return SelfPlayRun(seed, jobs, outcomes, summarize(outcomes, time.perf_counter() - started))
+    return SelfPlayRun(seed, jobs, outcomes, summarize(outcomes, time.perf_counter() - started), scheduler)
 
 
 def _play_on_pool(
@@ -601,3 +621,64 @@ def _play_on_pool(
         stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _play_on_dask_worker(
+    gaddag_data: GaddagData,
+    rules: Rules,
+    players: tuple[Player, Player],
+    mirrored: bool,
+    seed: int,
+    first: int,
+    count: int,
+) -> list[GameResult]:
+    """Games ``first`` to ``first + count - 1`` on a Dask worker (the GADDAG rebuilt from its
+    bytes once per worker process)."""
+    from solver_cli.games.cluster import gaddag_on_worker
+
+    gaddag = gaddag_on_worker(gaddag_data)
+    return [play_indexed(gaddag, rules, seed, index, players, mirrored) for index in range(first, first + count)]
+
+
+def dask_batch(games: int, workers: int) -> int:
+    """Games per Dask task: a few, so that a quick game (a greedy one takes milliseconds) does
+    not cost more in scheduling than in play, yet some 16 tasks per worker to spread."""
+    return max(1, min(16, games // (16 * workers)))
+
+
+def _play_on_dask(
+    cluster: DaskCluster,
+    rules: Rules,
+    games: int,
+    seed: int,
+    players: tuple[Player, Player],
+    mirrored: bool,
+    finished: Callable[[GameResult], None],
+) -> None:
+    """The games on a Dask cluster, in batches of consecutive games, each result passed to
+    ``finished`` as its batch comes back (in game order within it). The connection is closed
+    at the end; at once (the games still running abandoned) when the run stops early or the
+    cluster fails."""
+    try:
+        shared_rules = cluster.scatter(rules)
+        shared_players = cluster.scatter(players)
+        workers = cluster.workers()
+        batch = dask_batch(games, workers)
+        starts = iter(range(0, games, batch))
+
+        def submit(first: int) -> object:
+            args = (cluster.gaddag, shared_rules, shared_players, mirrored, seed, first, min(batch, games - first))
+            return cluster.submit(_play_on_dask_worker, *args)
+
+        # A bounded number of batches in flight, as on the local pool, keeps memory flat.
+        in_flight = cluster.as_completed([submit(first) for _, first in zip(range(4 * workers), starts, strict=False)])
+        for _future, results in cluster.results(in_flight):
+            following = next(starts, None)
+            if following is not None:
+                in_flight.add(submit(following))
+            for result in results:
+                finished(result)
+    except BaseException:
+        cluster.close(abort=True)
+        raise
+    cluster.close()
