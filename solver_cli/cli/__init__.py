@@ -32,6 +32,7 @@ COMMANDS = {
     "solve": "solver_cli.cli.solve:solve",
     "play": "solver_cli.cli.play:play",
     "explain": "solver_cli.cli.explain:explain",
+    "endgame": "solver_cli.cli.endgame:endgame",
     "review": "solver_cli.cli.review:review",
     "hooks": "solver_cli.cli.words:hooks",
     "anagram": "solver_cli.cli.words:anagram",

@@ -323,6 +323,7 @@ COMMAND_PATHS = {
     "solve",
     "play",
     "explain",
+    "endgame",
     "review",
     "hooks",
     "anagram",
