@@ -443,7 +443,8 @@ def print_report(report: EndgameReport, out: Console) -> None:
     if result.ending is not None:
         e = result.ending
         scores = list(lines[-1].scores if lines else report.setting.scores)
-        for side in (0, 1):
+        # The one who went out first: the other's tiles are what both adjustments count.
+        for side in (e.side, 1 - e.side) if e.side is not None else (0, 1):
             if e.reason == "out" and side == e.side:
                 what = f"went out: {report.name(1 - side)}'s {rack_text(racks[1 - side])}"
             elif not any(racks[side]):
