@@ -101,7 +101,7 @@ def endgame(
 
     \b
     Examples:
-      scrab endgame boards/endgame.gcg
+      scrab endgame boards/example.gcg --turn 27
       scrab endgame boards/example.gcg --turn 26 --top 3
       scrab endgame boards/example.gcg --turn 26 --plies 2 --json
     """
