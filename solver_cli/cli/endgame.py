@@ -178,25 +178,30 @@ def mover_rack(rack: str | None, loaded: LoadedPosition, rack_size: int) -> list
 
 def game_setting(loaded: LoadedPosition, rules: Rules) -> Setting:
     """The names, scores and scoreless turns of a position read from a game record (the
-    mover is the player on turn); a board file or a CGP position gives none of them."""
+    mover is the player on turn); a CGP position gives its scores and scoreless turns, a
+    board file none of them. InputError when the scoreless turns have already ended the game."""
+    from solver_cli.errors import InputError
+    from solver_cli.games.review import scoreless_before
+
     game, number = loaded.game, loaded.turn
     if game is None or number is None:
-        return Setting(None, (0, 0), 0)
-    moves = [t for t in game.turns[: number - 1] if t.kind in ("play", "exchange", "pass")]
-    if number <= len(game.turns):
-        mover = game.turns[number - 1].player
-        before = game.turns[number - 1].scores
+        setting = Setting(None, loaded.scores or (0, 0), loaded.scoreless)
     else:
-        mover = 1 - moves[-1].player if moves else 0
-        before = game.final_scores
-    scoreless = 0
-    for t in reversed(moves):
-        # A phony taken back scores nothing: it counts as a scoreless turn, as a pass does.
-        if t.kind == "play" and not t.withdrawn and t.score != 0:
-            break
-        scoreless += 1
-    names = (game.players[mover], game.players[1 - mover])
-    return Setting(names, (before[mover], before[1 - mover]), scoreless)
+        if number <= len(game.turns):
+            mover = game.turns[number - 1].player
+            before = game.turns[number - 1].scores
+        else:
+            moves = [t for t in game.turns if t.kind in ("play", "exchange", "pass")]
+            mover = 1 - moves[-1].player if moves else 0
+            before = game.final_scores
+        names = (game.players[mover], game.players[1 - mover])
+        setting = Setting(names, (before[mover], before[1 - mover]), scoreless_before(game, number))
+    if setting.scoreless >= rules.scoreless_turns:
+        raise InputError(
+            f"{loaded.name}: the game is over: {setting.scoreless} scoreless turns in a row "
+            f"(the {rules.name} rules end the game after {rules.scoreless_turns})"
+        )
+    return setting
 
 
 def check_endgame(loaded: LoadedPosition, unseen: int, rules: Rules) -> None:

@@ -209,6 +209,22 @@ def test_scoreless_turns_in_a_row_come_from_the_record(tiny, world):
     assert out["value"] == value
 
 
+def test_a_cgp_position_gives_its_scores_and_scoreless_turns(tiny, world, tmp_path):
+    from solver_cli.formats.cgp import Position, format_cgp
+
+    value, board, _, _ = reference(world, 3, scoreless=1)
+    path = tmp_path / "position.cgp"
+    path.write_text(format_cgp(Position(board.to_rows(), ["AEQ", ""], [40, 52], 1)) + "\n", encoding="utf-8")
+    out = json.loads(ok("endgame", path, *options(tiny), "--json").stdout)
+    assert (out["scores"], out["scoreless_turns"]) == ([40, 52], 1)
+    assert out["value"] == value
+    final = out["ending"]["scores"]
+    assert (final[0] - 40) - (final[1] - 52) == value
+    # Two scoreless turns end a game under these rules: that position is no endgame.
+    path.write_text(format_cgp(Position(board.to_rows(), ["AEQ", ""], [40, 52], 2)) + "\n", encoding="utf-8")
+    assert "the game is over: 2 scoreless turns in a row" in one_error(invoke("endgame", path, *options(tiny)))
+
+
 def test_plies_cut_is_shown_as_not_proven(tiny):
     out = endgame_json(tiny, "--turn", 3, "--plies", 1)
     assert out["proven"] is False and out["stopped"] == "plies"
