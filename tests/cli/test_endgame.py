@@ -233,6 +233,36 @@ def test_plies_cut_is_shown_as_not_proven(tiny):
     assert "not proven (cut by --plies): the best found so far, searched 1 plies deep" in text
 
 
+def test_ctrl_c_prints_the_best_found_so_far_and_exits_130(tiny, monkeypatch):
+    """The solver raises EndgameStopped with what it has: the command prints it, then one
+    Stopped: line, status 130 (the result is a real search's, marked as interrupted)."""
+    import dataclasses
+
+    from solver_cli.lookahead import endgame as lookahead
+
+    solve = lookahead.solve_endgame
+
+    def interrupted(*args, **kwargs):
+        result = solve(*args, **kwargs)
+        raise lookahead.EndgameStopped(dataclasses.replace(result, proven=False, stopped=lookahead.INTERRUPTED))
+
+    monkeypatch.setattr(lookahead, "solve_endgame", interrupted)
+    result = invoke("endgame", tiny / "game.gcg", *options(tiny), "--turn", 3)
+    assert result.exit_code == 130, result.output
+    assert "Best: " in result.stdout
+    assert "not proven (interrupted): the best found so far" in result.stdout
+    assert result.stderr.strip().splitlines() == ["Stopped: interrupted: the best found so far is shown"]
+    result = invoke("endgame", tiny / "game.gcg", *options(tiny), "--turn", 3, "--json")
+    assert result.exit_code == 130
+    out = json.loads(result.stdout)
+    assert (out["proven"], out["stopped"]) == (False, "interrupted")
+
+
+def test_no_progress_line_off_a_terminal(tiny):
+    result = ok("endgame", tiny / "game.gcg", *options(tiny), "--turn", 3)
+    assert result.stderr == ""
+
+
 # --------------------------------------------------------------------------- refusals and bad input
 
 
