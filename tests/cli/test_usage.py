@@ -173,6 +173,7 @@ JSON_BAD_INPUT = {
     "solve": ["solve", MIDGAME, "--rack", "AB1"],
     "play": ["play", OPENING, "8D", "FORMATS", "--rack", "AB1"],
     "explain": ["explain", MIDGAME, "--rack", "RETAINS", "0"],
+    "endgame": ["endgame", MIDGAME, "--rack", "RETAINS"],  # tiles in the bag: no endgame
     "hooks": ["hooks", "Q1"],
     "anagram": ["anagram", "ABCDEFGH"],
     "pattern": ["pattern", ""],
