@@ -38,6 +38,7 @@ MAX_TILES = 1_000  # in the whole bag, blanks included
 MAX_TILE_VALUE = 1_000
 MAX_RACK_SIZE = 20
 MAX_BINGO_BONUS = 10_000
+MAX_END_FACTOR = 10  # out_gain, out_loss, stuck_loss: multiples of a rack's face value
 MAX_NAME_LENGTH = 64  # the name ends up in GCG headers and output: one short printable line
 MAX_TITLE_LENGTH = 200
 MAX_NESTING = 8  # arrays and inline tables inside each other; a rule file needs 2
@@ -69,6 +70,12 @@ class Rules:
     exchange_min_bag: int = 7
     exchange_max: int = 7
     scoreless_turns: int = 6
+    # The end of a game: the player who goes out gains ``out_gain`` times the face value of
+    # the opponent's rack and the opponent loses ``out_loss`` times it; when scoreless turns
+    # end the game, each player loses ``stuck_loss`` times its own rack's face value.
+    out_gain: int = 1
+    out_loss: int = 1
+    stuck_loss: int = 1
 
     @property
     def max_side(self) -> int:
@@ -171,6 +178,9 @@ def parse_rules(text: str, source: str) -> Rules:
     exchange_min_bag = integer("exchange_min_bag", rack_size, 1, MAX_TILES)
     exchange_max = integer("exchange_max", rack_size, 0, rack_size)
     scoreless_turns = integer("scoreless_turns", 6, 1, 100)
+    out_gain = integer("out_gain", 1, 0, MAX_END_FACTOR)
+    out_loss = integer("out_loss", 1, 0, MAX_END_FACTOR)
+    stuck_loss = integer("stuck_loss", 1, 0, MAX_END_FACTOR)
     centre_text = data.get("centre", None)
     if centre_text is None:
         centre = (rows // 2, cols // 2)
@@ -231,6 +241,9 @@ def parse_rules(text: str, source: str) -> Rules:
         exchange_min_bag=exchange_min_bag,
         exchange_max=exchange_max,
         scoreless_turns=scoreless_turns,
+        out_gain=out_gain,
+        out_loss=out_loss,
+        stuck_loss=stuck_loss,
         centre=centre,
     )
 

@@ -278,7 +278,7 @@ def _parse_event(line: str, number: int, where: str) -> GcgEvent:
     if move.startswith("(") and move.endswith(")") and _RACK.fullmatch(move[1:-1]):
         found = event("out", i + 1, 1)
         found.counted = move[1:-1].upper()
-        if found.score < 0:
+        if found.score < 0 or tokens[i + 1].startswith("-"):  # "-0": a rack penalty of a zero factor
             found.kind = "penalty"
         return found
     bad = next((ch for ch in move if not (ch.isascii() and (ch.isalnum() or ch in "?-.()"))), None)
@@ -605,24 +605,30 @@ class _Replay:
         value = sum(n * rules.values[code] for code, n in enumerate(counted) if code)
         shown = rack_text(counted)
         if ev.kind == "penalty":
-            if ev.score != -value:
-                self.problem(turn, "score", f"({shown}) is worth {value}; the record says {ev.score:+d}")
+            # The opponent of the player who went out loses out_loss x its rack; scoreless
+            # turns ending the game cost each stuck_loss x its own (both 1 in Scrabble).
+            losses = sorted({-rules.out_loss * value, -rules.stuck_loss * value}, reverse=True)
+            if ev.score not in losses:
+                costs = "" if losses == [-value] else f" (it costs {' or '.join(str(-loss) for loss in losses)})"
+                self.problem(turn, "score", f"({shown}) is worth {value}{costs}; the record says {ev.score:+d}")
             if rack is not None and rack != counted:
                 self.problem(turn, "rack", f"the rack {turn.rack} is not the rack counted, ({shown})")
-            return replace(turn, computed=-value, counted=shown)
-        # Going out: the opponent's rack, counted once (and taken from the opponent) or twice.
-        if ev.score not in (value, 2 * value):
+            return replace(turn, computed=ev.score if ev.score in losses else losses[0], counted=shown)
+        # Going out: out_gain x the opponent's rack (taken from the opponent), or the whole
+        # difference counted on one line, (out_gain + out_loss) x it.
+        gain, both = rules.out_gain * value, (rules.out_gain + rules.out_loss) * value
+        if ev.score not in (gain, both):
             self.problem(
                 turn,
                 "score",
-                f"({shown}) is worth {value} (or {2 * value} counted twice); the record says {ev.score:+d}",
+                f"({shown}) is worth {gain} (or {both} counted twice); the record says {ev.score:+d}",
             )
         left = [max(0, rules.counts[code] - self.on_board[code]) for code in range(27)]
         if self.bag == 0 and sum(left) == self.held[1 - turn.player] and left != counted:
             self.problem(
                 turn, "tiles", f"the tiles left after the last play are {rack_text(left) or 'none'}, not {shown}"
             )
-        return replace(turn, computed=ev.score if ev.score in (value, 2 * value) else value, counted=shown)
+        return replace(turn, computed=ev.score if ev.score in (gain, both) else gain, counted=shown)
 
     def record(self) -> GameRecord:
         nicks, names = list(self.nicks), list(self.names)

@@ -11,7 +11,8 @@ ranking, ``solver.rank_key``). A game:
 - the game ends when a player empties its rack with the bag empty ("out": it gains the
   value of the opponent's rack, and the opponent loses it), or after six consecutive
   scoreless turns (passes, exchanges and 0-point plays; each player loses the value of
-  its own rack);
+  its own rack); the rule set's ``out_gain``, ``out_loss`` and ``stuck_loss`` multiply
+  those values (1 in every shipped rule set);
 - every finished game is checked: every word on the final board is in the lexicon and the
   tiles on the board, on the racks and in the bag are exactly the distribution.
 
@@ -285,11 +286,15 @@ def play_game(
                 end = "out"
                 other = 1 - player
                 left = rack_value(racks[other], values)
-                scores[player] += left
-                adjustments.append(Adjustment(player, "", rack_text(racks[other]), left, scores[player]))
-                scores[other] -= left
+                scores[player] += rules.out_gain * left
                 adjustments.append(
-                    Adjustment(other, rack_text(racks[other]), rack_text(racks[other]), -left, scores[other])
+                    Adjustment(player, "", rack_text(racks[other]), rules.out_gain * left, scores[player])
+                )
+                scores[other] -= rules.out_loss * left
+                adjustments.append(
+                    Adjustment(
+                        other, rack_text(racks[other]), rack_text(racks[other]), -rules.out_loss * left, scores[other]
+                    )
                 )
                 break
         elif choice is not None and choice.kind == EXCHANGE or choice is None and _may_exchange(bag, rules):
@@ -320,7 +325,7 @@ def play_game(
         if scoreless >= rules.scoreless_turns:
             end = "scoreless"
             for p in (0, 1):
-                own = rack_value(racks[p], values)
+                own = rules.stuck_loss * rack_value(racks[p], values)
                 scores[p] -= own
                 adjustments.append(Adjustment(p, rack_text(racks[p]), rack_text(racks[p]), -own, scores[p]))
             break

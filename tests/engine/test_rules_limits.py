@@ -84,6 +84,23 @@ def test_bingo_bonus_is_bounded(value):
     refused(edited("bingo_bonus = 50", f"bingo_bonus = {value}"), "bingo_bonus")
 
 
+@pytest.mark.parametrize("key", ["out_gain", "out_loss", "stuck_loss"])
+@pytest.mark.parametrize("value", ["-1", "11", "1.5", "true", '"2"'])
+def test_end_of_game_factors_are_bounded(key, value):
+    message = refused(edited(f"{key} = 1 ", f"{key} = {value} "), key)
+    assert "from 0 to 10" in message
+
+
+def test_end_of_game_factors_are_read_and_default_to_one():
+    rules = parse_rules(edited("out_gain = 1 ", "out_gain = 2 ").replace("stuck_loss = 1 ", "stuck_loss = 0 "), "x")
+    assert (rules.out_gain, rules.out_loss, rules.stuck_loss) == (2, 1, 0)
+    bare = "\n".join(line for line in SCRABBLE.splitlines() if not line.startswith(("out_", "stuck_")))
+    assert (lambda r: (r.out_gain, r.out_loss, r.stuck_loss))(parse_rules(bare, "x")) == (1, 1, 1)
+    for name in ("scrabble", "wwf", "super"):
+        shipped = load_rules(name)
+        assert (shipped.out_gain, shipped.out_loss, shipped.stuck_loss) == (1, 1, 1)
+
+
 @pytest.mark.parametrize(
     "name",
     [

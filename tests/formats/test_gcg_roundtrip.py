@@ -44,6 +44,9 @@ bingo_bonus = {draw(st.integers(0, 50))}
 exchange_min_bag = {draw(st.integers(1, 8))}
 exchange_max = {draw(st.integers(0, rack_size))}
 scoreless_turns = {draw(st.integers(1, 6))}
+out_gain = {draw(st.integers(0, 3))}
+out_loss = {draw(st.integers(0, 3))}
+stuck_loss = {draw(st.integers(0, 3))}
 centre = "{LETTERS[draw(st.integers(0, cols - 1))]}{draw(st.integers(1, rows))}"
 layout = {layout!r}
 [tiles]

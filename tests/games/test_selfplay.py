@@ -146,10 +146,10 @@ def replay(game, rules, gaddag, words: set[str], greedy_every: int = 3) -> dict:
     if game.end == "out":
         out = game.turns[-1].player
         left = value(racks[1 - out], rules)
-        assert adj[out].points == left and adj[1 - out].points == -left
+        assert adj[out].points == rules.out_gain * left and adj[1 - out].points == -rules.out_loss * left
     else:
         for p in (0, 1):
-            assert adj[p].points == -value(racks[p], rules)
+            assert adj[p].points == -rules.stuck_loss * value(racks[p], rules)
     for p in (0, 1):
         assert adj[p].total == totals[p] + adj[p].points == game.scores[p]
     assert sum(t.bingo for t in game.turns if t.player == 0) == game.bingos[0]
@@ -240,6 +240,28 @@ def test_every_game_replays_by_the_rules(small_games, small_gaddag, small_words,
     assert seen["play"] > 200 and seen["greedy_checked"] > 60
     assert seen["exchange"] > 0 and seen["pass"] > 0
     assert ends["out"] > 0 and ends["scoreless"] > 0
+
+
+def test_end_of_game_factors_change_the_final_adjustments(small_gaddag, small_words):
+    """The rule set's out_gain, out_loss and stuck_loss, not a fixed 1, make the end of a
+    game: the same games (same moves) end with the adjustments multiplied."""
+    ends = set()
+    for rules in RULES.values():
+        heavy = replace(rules, out_gain=2, out_loss=3, stuck_loss=4)
+        for index in range(6):
+            plain = play_game(small_gaddag, rules, seed=2024, index=index)
+            game = play_game(small_gaddag, heavy, seed=2024, index=index)
+            assert game.turns == plain.turns and game.end == plain.end
+            factors = (2, 3) if game.end == "out" else (4, 4)
+            first = game.turns[-1].player if game.end == "out" else 0
+            points = {a.player: a.points for a in game.adjustments}
+            plain_points = {a.player: a.points for a in plain.adjustments}
+            assert points[first] == factors[0] * plain_points[first]
+            assert points[1 - first] == factors[1] * plain_points[1 - first]
+            assert any(plain_points.values())  # a real change: some rack was left
+            replay(game, heavy, small_gaddag, set(small_words))  # every total adds up
+            ends.add(game.end)
+    assert ends == {"out", "scoreless"}
 
 
 def test_full_lexicon_games_replay(full_lexicon, full_words):
