@@ -476,12 +476,11 @@ def _value_after(
     def face(rack: list[int]) -> int:
         return sum(n * rules.values[code] for code, n in enumerate(rack) if code)
 
-    out_gain, out_loss, stuck_loss = (getattr(rules, name, 1) for name in ("out_gain", "out_loss", "stuck_loss"))
     if placed and not any(left):
-        return score + (out_gain + out_loss) * face(opponent), None
+        return score + (rules.out_gain + rules.out_loss) * face(opponent), None
     now = scoreless + 1 if score == 0 else 0
     if now >= rules.scoreless_turns:
-        return score - stuck_loss * face(left) + stuck_loss * face(opponent), None
+        return score - rules.stuck_loss * (face(left) - face(opponent)), None
     reply = solve_endgame(board, opponent, left, gaddag, rules, scoreless=now)
     return score - reply.value, reply
 
