@@ -345,6 +345,31 @@ def test_review_endgame_settles_the_turns_with_the_bag_empty(tiny, world):
     assert summary["bob"]["endgame_lost"] == best4 - verdict["value"]
 
 
+def test_review_endgame_follows_the_rule_sets_end_of_game(tiny, tmp_path):
+    """Other factors for going out and for the racks left (out_gain 3, out_loss 0,
+    stuck_loss 2): the values follow them, by the reference."""
+    text = (tiny / "tiny.toml").read_text(encoding="utf-8")
+    (tmp_path / "other.toml").write_text(
+        text.replace("scoreless_turns = 2", "scoreless_turns = 2\nout_gain = 3\nout_loss = 0\nstuck_loss = 2"),
+        encoding="utf-8",
+    )
+    rules = load_rules(str(tmp_path / "other.toml"))
+    lexicon = load_lexicon(str(tiny / "words.txt"), rules.max_side)
+    text, name = read_gcg_text(str(tiny / "game.gcg"))
+    game = replay_gcg(parse_gcg(text, name), rules, lexicon.contains, lexicon.name)
+    args = ["--rules", tmp_path / "other.toml", "--lexicon", tiny / "words.txt"]
+    out = json.loads(ok("review", tiny / "game.gcg", *args, "--endgame", "--json").stdout)
+    turns = {t["turn"]: t for t in out["turns"]}
+    value4, _, _, opponent4 = reference((rules, lexicon, game), 4, scoreless=1)
+    assert turns[4]["endgame"]["best_value"] == value4
+    assert turns[4]["endgame"]["value"] == 7 + 3 * face(opponent4, rules)
+    value3, board, rack, opponent = reference((rules, lexicon, game), 3)
+    assert turns[3]["endgame"]["best_value"] == value3
+    assert turns[3]["endgame"]["value"] == -minimax(board, opponent, rack, lexicon.gaddag, rules, 1)
+    single = json.loads(ok("endgame", tiny / "game.gcg", *args, "--turn", 3, "--json").stdout)
+    assert single["value"] == value3
+
+
 def test_review_without_endgame_is_as_before(tiny):
     out = json.loads(ok("review", tiny / "game.gcg", *options(tiny), "--json").stdout)
     assert all("endgame" not in t for t in out["turns"])
