@@ -102,8 +102,8 @@ def endgame(
     \b
     Examples:
       scrab endgame boards/example.gcg --turn 27
-      scrab endgame boards/example.gcg --turn 26 --top 3
-      scrab endgame boards/example.gcg --turn 26 --plies 2 --json
+      scrab endgame boards/example.gcg --turn 27 --top 3 --json
+      scrab endgame boards/example.gcg --turn 26 --time-limit 2
     """
     refuse_empty_rack(rack)
     if not position.strip():
@@ -464,4 +464,4 @@ def print_report(report: EndgameReport, out: Console) -> None:
     elif result.ending.reason == "scoreless":
         out.print(f"The game ends after {report.rules.scoreless_turns} scoreless turns in a row.")
     out.print(f"Value: {result.value:+d} for {me}: {describe_state(result)}", soft_wrap=True)
-    out.print(f"Searched {result.nodes:,} nodes in {result.seconds:.2f} seconds ({result.engine} engine)")
+    out.print(f"Searched {result.nodes:,} nodes in {result.seconds:.2f} seconds")
