@@ -224,6 +224,16 @@ def test_the_time_limit_is_honoured_within_ten_percent(small_gaddag, engine):
     assert result.nodes > 0
 
 
+def test_a_limit_too_short_for_any_first_move_still_answers(small_gaddag, engine):
+    board, mover, opponent = big_position(SCRABBLE)
+    result = solve_endgame(board, mover, opponent, small_gaddag, SCRABBLE, time_limit=1e-9)
+    assert not result.proven and result.stopped == TIME and result.depth == 0 and result.ending is None
+    moves = generate_moves(board, mover, small_gaddag, SCRABBLE)
+    first = min(moves, key=rank_key)  # nothing goes out: the first in static order is the best score
+    assert [(r.move.raw, r.value) for r in result.best] == [(first, first[0])]
+    assert [step.move for step in result.pv] == [result.best[0].move]
+
+
 def test_progress_is_reported_and_its_errors_stop_the_search(small_gaddag, engine):
     board, mover, opponent, scoreless, proven = deep_position(small_gaddag)
     calls = []
