@@ -33,6 +33,7 @@ COMMANDS = {
     "play": "solver_cli.cli.play:play",
     "explain": "solver_cli.cli.explain:explain",
     "infer": "solver_cli.cli.infer:infer",
+    "endgame": "solver_cli.cli.endgame:endgame",
     "review": "solver_cli.cli.review:review",
     "peg": "solver_cli.cli.peg:peg",
     "hooks": "solver_cli.cli.words:hooks",

@@ -58,6 +58,12 @@ if TYPE_CHECKING:
     help="Also draw the board after turn N (may be repeated).",
 )
 @click.option(
+    "--endgame",
+    is_flag=True,
+    help="Also settle each turn played with the bag empty by the exact endgame solver: its best "
+    "move and the points the move played lost.",
+)
+@click.option(
     "--svg",
     "svg_path",
     metavar="FILE",
@@ -76,6 +82,7 @@ def review(
     player: str | None,
     top: int,
     show_boards: tuple[int, ...],
+    endgame: bool,
     svg_path: str | None,
     as_json: bool,
 ) -> None:
@@ -95,6 +102,7 @@ def review(
       scrab review boards/example.gcg --player alice --top 3 --show-board 5
       scrab review boards/example.gcg --rank score
       scrab review boards/example.gcg --lexicon sowpods --json
+      scrab review boards/example.gcg --endgame --player bob
     """
     refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the tables")
     check_rank(ctx, rank, leaves_path)
@@ -135,7 +143,14 @@ def review(
         with progress_bar(not as_json and wanted > 0, "Reviewing moves", wanted, counted=True) as update:
             progress = (lambda done, _total: update(done)) if update is not None else None
             result = review_game(
-                record, lex.gaddag, rule_set, ranking.leaves, top=top, players=players, progress=progress
+                record,
+                lex.gaddag,
+                rule_set,
+                ranking.leaves,
+                top=top,
+                players=players,
+                progress=progress,
+                endgame=endgame,
             )
     except ScrabError as exc:
         raise to_click_error(exc) from None
@@ -186,6 +201,7 @@ def review_json(
                 "bingos": s.bingos,
                 "bingos_missed": s.bingos_missed,
                 "phonies": s.phonies,
+                **({"endgame_lost": s.endgame_lost} if s.endgame_lost is not None else {}),
             }
             for s in result.players
         ],
@@ -237,6 +253,16 @@ def turn_json(review: TurnReview, game: GameRecord) -> dict[str, object]:
         bingo_missed=review.bingo_missed,
         best=[option_json(o) for o in review.best],
     )
+    if review.endgame is not None:
+        verdict = review.endgame
+        out["endgame"] = {
+            "best": option_json(verdict.best),
+            "best_value": verdict.best_value,
+            "value": verdict.value,
+            "lost": verdict.lost,
+            "nodes": verdict.nodes,
+            "seconds": round(verdict.seconds, 3),
+        }
     return out
 
 
@@ -395,6 +421,10 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
             continue
         options = [f"{option.text} {_figure(option.value)}" for option in r.best]
         tied = f" ({r.tied_best} tied)" if r.tied_best > 1 else ""
+        if r.endgame is not None:
+            verdict = r.endgame
+            options = [f"{verdict.best.text} {verdict.best.score}, endgame {verdict.best_value:+d}"]
+            tied = ""
         cell, stacked = Text(), Text.assemble(played_text)
         for k, option_text in enumerate(options):
             cell.append(("\n" if k else "") + option_text)
@@ -404,26 +434,36 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
                 cell.append(tied, style="dim")
                 stacked.append(tied, style="dim")
         rank_text = f"{r.rank}/{r.candidates}"
-        lost_text = _figure(r.given_up) if r.given_up else "-"
+        given_up = r.given_up if r.endgame is None else r.endgame.lost
+        lost_text = _figure(given_up) if given_up else "-"
         rank.add(rank_text)
         best.add(cell, *options)
         lost.add(lost_text)
         moves.add(stacked, played_unit, *(f"best {o}" for o in options))
-        figures.add(f"{rank_text}\nlost {lost_text}" if r.given_up else rank_text)
+        figures.add(f"{rank_text}\nlost {lost_text}" if given_up else rank_text)
     game_id = record_id(game)
     source = f"{game.source} (#id {game_id})" if game_id else game.source
     title = f"{source}: {scores}, ranked by {ranking.phrase}  ({rules.name}, {lexicon})"
     print_fitted(out, [[turn, rack, played, rank, best, lost], [who, moves, figures]], title)
+    if any(r.endgame is not None for r in result.turns):
+        print_wrapped(
+            out,
+            "Turns with an endgame value were settled by the exact endgame solver: the best move, its value "
+            "(the final spread change with both sides at their best) and the points the move played lost.",
+        )
 
     # One column per player and a row per figure: narrow at any width, however many figures.
     figures = _Column("")
     lost_name = "Points lost" if result.ranking == "score" else "Equity lost"
-    for name in ("Score", "Moves", "Reviewed", "Best found", lost_name, "Bingos", "Bingos missed", "Phonies"):
+    endgame = any(s.endgame_lost is not None for s in result.players)
+    names = ["Score", "Moves", "Reviewed", "Best found", lost_name, "Bingos", "Bingos missed", "Phonies"]
+    for name in names + (["Endgame points lost"] if endgame else []):
         figures.add(name)
     summary = [figures]
     for s in result.players:
         column = _Column(s.nick, "right")
-        for value in (s.score, s.turns, s.reviewed, s.matched, s.given_up, s.bingos, s.bingos_missed, s.phonies):
+        values = [s.score, s.turns, s.reviewed, s.matched, s.given_up, s.bingos, s.bingos_missed, s.phonies]
+        for value in values + ([s.endgame_lost] if endgame else []):
             column.add(_figure(value))
         summary.append(column)
     print_fitted(out, [summary], "Summary")

@@ -41,6 +41,8 @@ class LoadedPosition:
     game: GameRecord | None = None  # the whole game, for a position read from a GCG record
     turn: int | None = None  # the GCG turn the position is before (len(turns) + 1: after the last)
     board_text: str | None = None  # a board file's text, comments and all (for play -o to keep them)
+    scores: tuple[int, int] | None = None  # a CGP position's two scores, the player on turn first
+    scoreless: int = 0  # a CGP position's scoreless turns in a row (its ZERO_TURNS)
 
 
 def read_board_text(board: str) -> tuple[str, str]:
@@ -146,7 +148,8 @@ def parse_position(text: str, rules: Rules, name: str = "board") -> LoadedPositi
         )
     board = parse_board("\n".join(position.rows), rules, name)
     rack = position.racks[0] if position.racks and position.racks[0] else None
-    return LoadedPosition(board, rack, name)
+    scores = (position.scores[0], position.scores[1]) if len(position.scores) == 2 else None
+    return LoadedPosition(board, rack, name, scores=scores, scoreless=position.zero_turns)
 
 
 def position_cgp(board: Board, rack: str, lexicon: str) -> str:

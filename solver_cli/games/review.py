@@ -21,6 +21,13 @@ For each reviewed turn:
 - ``matched``: the move is valued as high as the best and formed no phony;
 - ``bingo_missed``: a move placing a whole rack was legal and the move played was not one.
 
+With ``endgame``, a turn the endgame solver can settle (a play or a pass with the bag empty
+before it, the whole rack known, the opponent holding the unseen tiles) is also valued
+exactly (``EndgameVerdict``): the best move, its value and the move played's (the final
+spread change from the player's side, both sides at their best from then on), and the
+points the move played lost. Those turns count in the summary's ``endgame_lost``, not its
+``given_up``.
+
 Values are points: whole numbers by score, and by equity exact to the thousandth (the
 engine counts equity in thousandths, ``engine.leaves.SCALE``), so ranks and ties are exact.
 
@@ -62,6 +69,7 @@ from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, build_move, other_move
 from solver_cli.engine.unseen import unseen_tiles
 from solver_cli.errors import InputError
+from solver_cli.lookahead.endgame import EndgameResult
 
 
 def turn_valuation(board: Board, rack: list[int], turn: GameTurn, rules: Rules, leaves: LeaveTable | None) -> Valuation:
@@ -94,6 +102,19 @@ class Option:
 
 
 @dataclass(frozen=True)
+class EndgameVerdict:
+    """A turn the endgame solver settled: the best move and its value, the value of the move
+    played, and the points it lost (all exact: final spread changes from the player's side)."""
+
+    best: Option
+    best_value: int
+    value: int
+    lost: int
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class TurnReview:
     turn: GameTurn
     reviewed: bool
@@ -108,6 +129,7 @@ class TurnReview:
     matched: bool = False
     bingo_available: bool = False
     bingo_missed: bool = False
+    endgame: EndgameVerdict | None = None  # with ``endgame``, for a turn the solver settled
 
 
 @dataclass(frozen=True)
@@ -123,6 +145,7 @@ class PlayerSummary:
     bingos: int  # bingos played (and not withdrawn)
     bingos_missed: int
     phonies: int  # plays that formed a word not in the lexicon (withdrawn or not)
+    endgame_lost: int | None = None  # with ``endgame``: the points lost on the turns settled exactly
 
 
 @dataclass(frozen=True)
@@ -149,9 +172,11 @@ def review_game(
     top: int = 1,
     players: Iterable[int] = (0, 1),
     progress: Callable[[int, int], None] | None = None,
+    endgame: bool = False,
 ) -> GameReview:
     """Review every move (play, exchange, pass) of ``players`` in ``game``, ranked by score
-    or, with ``leaves``, by equity; ``top`` candidates are kept per turn.
+    or, with ``leaves``, by equity; ``top`` candidates are kept per turn; with ``endgame``,
+    the turns the endgame solver can settle are valued exactly too.
     ``progress(done, total)`` is called after each turn."""
     if top < 1:
         raise ValueError("top must be at least 1")
@@ -168,10 +193,17 @@ def review_game(
         raise InputError(f"{game.source}: nothing to review: {nicks} made no move")
     reviews = []
     for done, turn in enumerate(chosen, 1):
-        reviews.append(review_turn(game, turn, gaddag, rules, leaves, top))
+        review = review_turn(game, turn, gaddag, rules, leaves, top)
+        if endgame and review.reviewed:
+            verdict = settle_endgame(game, turn, gaddag, rules)
+            if verdict is not None:
+                review = replace(
+                    review, endgame=verdict, matched=verdict.lost == 0 and not turn.phonies and not turn.withdrawn
+                )
+        reviews.append(review)
         if progress is not None:
             progress(done, len(chosen))
-    summaries = tuple(_summary(game, index, reviews) for index in (0, 1) if index in wanted)
+    summaries = tuple(_summary(game, index, reviews, endgame) for index in (0, 1) if index in wanted)
     adjustments = tuple(t for t in game.turns if t.kind in ADJUSTMENTS and t.player in wanted)
     ranking = "score" if leaves is None else "equity"
     return GameReview(game, ranking, top, tuple(reviews), summaries, adjustments)
@@ -345,7 +377,7 @@ def _option(board: Board, rules: Rules, rack: list[int], c: Candidate, valuation
     return Option(kind, move.text, value, 0, move=None, exchanged=move.exchanged, leave_value=leave_value)
 
 
-def _summary(game: GameRecord, player: int, reviews: list[TurnReview]) -> PlayerSummary:
+def _summary(game: GameRecord, player: int, reviews: list[TurnReview], endgame: bool = False) -> PlayerSummary:
     mine = [r for r in reviews if r.turn.player == player]
     done = [r for r in mine if r.reviewed]
     plays = [t for t in game.turns if t.player == player and t.kind == "play"]
@@ -358,8 +390,103 @@ def _summary(game: GameRecord, player: int, reviews: list[TurnReview]) -> Player
         reviewed=len(done),
         matched=sum(1 for r in done if r.matched),
         # Equity is exact to the thousandth: no float dust (0.1 + 0.2) in the total.
-        given_up=round(sum(r.given_up for r in done), 3),
+        given_up=round(sum(r.given_up for r in done if r.endgame is None), 3),
         bingos=sum(1 for t in plays if t.bingo and not t.withdrawn),
         bingos_missed=sum(1 for r in done if r.bingo_missed),
         phonies=sum(1 for t in plays if t.phonies),
+        endgame_lost=sum(r.endgame.lost for r in done if r.endgame is not None) if endgame else None,
     )
+
+
+# --- the endgame: turns settled exactly ---------------------------------------------------------
+
+
+def scoreless_before(game: GameRecord, number: int) -> int:
+    """The scoreless turns in a row before turn ``number`` (1-based; ``len(turns) + 1`` is
+    after the last): passes, exchanges, plays scoring 0 and phonies taken back."""
+    count = 0
+    for t in reversed(game.turns[: number - 1]):
+        if t.kind not in DECISIONS:
+            continue  # a withdrawal, a bonus, a penalty: the play it follows counts
+        if t.kind == "play" and not t.withdrawn and t.score != 0:
+            break
+        count += 1
+    return count
+
+
+def settle_endgame(game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules) -> EndgameVerdict | None:
+    """The exact verdict on ``turn`` (see ``EndgameVerdict``), or None when the endgame
+    solver cannot settle it: tiles in the bag before it, a rack not wholly known, an
+    exchange, no unseen tile, more unseen tiles than a rack holds (the record holds more
+    tiles than the set), or tiles played that the rack does not hold."""
+    from solver_cli.lookahead.endgame import solve_endgame
+
+    if turn.bag != 0 or turn.kind not in ("play", "pass") or not turn.full_rack or not turn.rack:
+        return None
+    board = game.board_before(turn.number)
+    rack = parse_rack(turn.rack, rules.rack_size)
+    unseen = list(unseen_tiles(board, rack, rules).counts)
+    if not 0 < sum(unseen) <= rules.rack_size:
+        return None
+    scoreless = min(scoreless_before(game, turn.number), rules.scoreless_turns - 1)
+    solved = solve_endgame(board, rack, unseen, gaddag, rules, scoreless=scoreless)
+    nodes, seconds = solved.nodes, solved.seconds
+    left = list(rack)
+    after = list(board.squares)
+    score = 0
+    if turn.kind == "play" and not turn.withdrawn:  # a phony taken back is the pass it became
+        for r, c, code in turn.placed:
+            tile = BLANK if code & BLANK_BIT else code & LETTER_MASK
+            left[tile] -= 1
+            after[r * board.cols + c] = code
+        if min(left) < 0:
+            return None
+        score = turn.computed if turn.computed is not None else turn.score
+    value, rest = _value_after(
+        Board(board.rows, board.cols, after), left, unseen, score, scoreless, turn.kind == "play", gaddag, rules
+    )
+    if rest is not None:
+        nodes, seconds = nodes + rest.nodes, seconds + rest.seconds
+    best = solved.best[0]
+    return EndgameVerdict(
+        best=_endgame_option(board, rules, rack, best.move, best.value),
+        best_value=best.value,
+        value=value,
+        lost=max(0, best.value - value),
+        nodes=nodes,
+        seconds=seconds,
+    )
+
+
+def _value_after(
+    board: Board,
+    left: list[int],
+    opponent: list[int],
+    score: int,
+    scoreless: int,
+    placed: bool,
+    gaddag: Gaddag,
+    rules: Rules,
+) -> tuple[int, EndgameResult | None]:
+    """The exact value of a move scoring ``score`` that leaves ``board`` and the rack
+    ``left`` (by the game's definition: going out, the scoreless turns ending the game, or
+    the score minus the opponent's best from there), and the search it took (None if none)."""
+    from solver_cli.lookahead.endgame import solve_endgame
+
+    def face(rack: list[int]) -> int:
+        return sum(n * rules.values[code] for code, n in enumerate(rack) if code)
+
+    if placed and not any(left):
+        return score + (rules.out_gain + rules.out_loss) * face(opponent), None
+    now = scoreless + 1 if score == 0 else 0
+    if now >= rules.scoreless_turns:
+        return score - rules.stuck_loss * (face(left) - face(opponent)), None
+    reply = solve_endgame(board, opponent, left, gaddag, rules, scoreless=now)
+    return score - reply.value, reply
+
+
+def _endgame_option(board: Board, rules: Rules, rack: list[int], move: Candidate, value: int) -> Option:
+    if move.kind == PLACE:
+        played = build_move(board, rules, rack, move.down, move.line, move.start, move.codes)
+        return Option("play", played.text, value, played.score, played.bingo, played)
+    return Option("pass", "pass", value, 0)

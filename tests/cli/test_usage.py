@@ -174,6 +174,7 @@ JSON_BAD_INPUT = {
     "play": ["play", OPENING, "8D", "FORMATS", "--rack", "AB1"],
     "explain": ["explain", MIDGAME, "--rack", "RETAINS", "0"],
     "infer": ["infer", OPENING, "--rack", "AEIRST?", "--last-play", "exchange 8"],
+    "endgame": ["endgame", MIDGAME, "--rack", "RETAINS"],  # tiles in the bag: no endgame
     "hooks": ["hooks", "Q1"],
     "anagram": ["anagram", "ABCDEFGH"],
     "pattern": ["pattern", ""],
@@ -328,6 +329,7 @@ COMMAND_PATHS = {
     "play",
     "explain",
     "infer",
+    "endgame",
     "review",
     "peg",
     "hooks",
