@@ -208,7 +208,7 @@ def opponent_racks(
         if infer:
             raise InputError("--infer needs the opponent's last play: a game record with --turn N")
         return None, unseen_only
-    from solver_cli.cli.infer import move_line, recorded_move
+    from solver_cli.cli._lastplay import move_line, recorded_move
 
     try:
         before, play, shown = recorded_move(game, turn)

@@ -32,18 +32,32 @@ if TYPE_CHECKING:
     from solver_cli.engine.rules import Rules
     from solver_cli.games.selfplay import Player, SelfPlayRun, Standing
 
-PLAYER_KINDS = "greedy, equity or equity:FILE"
+PLAYER_KINDS = "greedy, equity, equity:FILE or sim:iterations=N,plies=N,candidates=N"
 
 
 def player_names(text: str) -> tuple[str, str]:
-    """The two names of ``--players A,B`` (spaces around them ignored)."""
-    names = [name.strip() for name in text.split(",")]
+    """The two names of ``--players A,B`` (spaces around them ignored). A sim player's budget
+    holds commas too: a part ``key=N`` belongs to the sim player before it."""
+    from solver_cli.games.selfplay import parse_sim_budget
+
+    names: list[str] = []
+    for part in (part.strip() for part in text.split(",")):
+        if "=" in part and ":" not in part and names and names[-1].startswith("sim:"):
+            names[-1] += "," + part
+        else:
+            names.append(part)
     if len(names) != 2 or not all(names):
         raise BadInput(f"--players {text!r}: give two players separated by a comma, e.g. equity,greedy")
     for name in names:
         kind = name.split(":", 1)[0]
         if name == "equity:":
             raise BadInput(f"--players {text!r}: equity: needs a leave file, e.g. equity:wwf.leaves")
+        if kind == "sim":
+            try:
+                parse_sim_budget(name)
+            except InputError as exc:
+                raise BadInput(f"--players {text!r}: {exc}") from None
+            continue
         if kind not in ("greedy", "equity") or (kind == "greedy" and name != "greedy"):
             raise BadInput(f"--players {text!r}: unknown player {name!r} (use {PLAYER_KINDS})")
     return names[0], names[1]
@@ -53,8 +67,10 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
     """The players ``names`` stand for: ``greedy``, ``equity`` (the leave table trained for
     the rules and word list, as ``scrab solve`` ranks by) or ``equity:FILE``. Two players
     of one name are told apart as ``NAME (1)`` and ``NAME (2)``."""
+    from dataclasses import replace
+
     from solver_cli.formats.leavefile import read_leaves, table_for
-    from solver_cli.games.selfplay import GREEDY, Player
+    from solver_cli.games.selfplay import GREEDY, Player, parse_sim_budget
     from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
 
     shipped: LeaveTable | None = None
@@ -63,7 +79,7 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
         if name == "greedy":
             players.append(GREEDY)
             continue
-        path = name.partition(":")[2]
+        path = name.partition(":")[2] if name.startswith("equity:") else ""
         if path:
             table = read_leaves(path)
             trained = table.info.get("rules")
@@ -75,10 +91,11 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
                 if note:
                     warn(note)
             table = shipped
-        players.append(Player(name, table))
+        budget = parse_sim_budget(name) if name.split(":", 1)[0] == "sim" else None
+        players.append(Player(name, table, budget))
     first, second = players
     if first.name == second.name:
-        first, second = Player(f"{first.name} (1)", first.leaves), Player(f"{second.name} (2)", second.leaves)
+        first, second = replace(first, name=f"{first.name} (1)"), replace(second, name=f"{second.name} (2)")
     return first, second
 
 

@@ -572,7 +572,10 @@ def test_cli_without_players_is_greedy_once_per_bag(word_file):
     [
         (["--players", "equity,greedy", "--games", "3"], "--games 3: with --players each bag is played twice"),
         (["--players", "greedy", "--games", "2"], "give two players separated by a comma"),
-        (["--players", "greedy,smart", "--games", "2"], "unknown player 'smart' (use greedy, equity or equity:FILE)"),
+        (
+            ["--players", "greedy,smart", "--games", "2"],
+            "unknown player 'smart' (use greedy, equity, equity:FILE or sim:iterations=N,plies=N,candidates=N)",
+        ),
         (["--players", "equity:,greedy", "--games", "2"], "equity: needs a leave file"),
         (["--players", "equity:/no/such.leaves,greedy", "--games", "2"], "cannot read"),
     ],
