@@ -146,7 +146,8 @@ def selfplay(
     real tile bag; with no move it exchanges its whole rack (bag of 7 or more) or passes.
     --players A,B picks them: greedy; equity, which plays the move of highest equity (score
     plus the value of the tiles kept, exchanges and the pass included) with the leave table
-    trained for the rules; or equity:FILE with the table in FILE. Each bag is then played
+    trained for the rules; equity:FILE with the table in FILE; or sim (sim:iterations=N,
+    plies=N,candidates=N), which simulates each move as scrab sim does. Each bag is then played
     twice with the seats swapped, and each player gets its wins (a draw counts half), its
     win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
     same games, whatever --jobs.
