@@ -13,13 +13,14 @@ import click
 
 from solver_cli.cli._common import (
     STOPPED,
+    BadInput,
     console,
     note_jobs,
     print_wrapped,
     to_click_error,
     warn,
 )
-from solver_cli.errors import ScrabError
+from solver_cli.errors import InputError, ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_ITERATIONS
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from solver_cli.engine.rules import Rules
     from solver_cli.formats.position import LoadedPosition
     from solver_cli.lexicon import Lexicon
-    from solver_cli.lookahead.sim import SimResult, WinProbability
+    from solver_cli.lookahead.sim import OpponentSampler, SimResult, TableChance, WinProbability
 
 REFRESHES_PER_SECOND = 4
 STOP_CHOICES = ("95", "98", "99", "none")
@@ -65,9 +66,18 @@ def run_sim(
     seed: int | None = None,
     as_json: bool = False,
     win_probability: WinProbability | None = None,
+    lexicon_choice: str | None = None,
+    rank: str | None = None,
+    infer: bool | None = None,
 ) -> None:
     """Simulate, with a live table on a terminal, then print the standings (``scrab sim``
-    and ``scrab solve --sim``)."""
+    and ``scrab solve --sim``).
+
+    The win table for the rules and ``lexicon_choice`` (the word list asked for) gives the
+    win-probability function unless one is passed; ``rank`` ("win" or "spread"; None: win
+    when there is a table) is what the candidates are ranked and dropped by. ``infer``
+    (None: when the opponent's last play is known, from a game record's turn) draws the
+    opponent's racks from the inference of that play."""
     from solver_cli.engine.alphabet import parse_rack, rack_text
     from solver_cli.engine.unseen import position_warnings
     from solver_cli.games import workers
@@ -81,10 +91,21 @@ def run_sim(
     used = workers.capped_jobs(jobs, iterations or MAX_ITERATIONS)
     note_jobs(jobs, used, iterations or MAX_ITERATIONS, "iterations")
     spread, scoreless = game_state(position)
+    table_name: str | None = None
+    if win_probability is None:
+        chance, note = win_chance_for(rule_set, lexicon_choice)
+        if note:
+            click.echo(f"Note: {note}" + ("" if chance is not None else "; no Win % column"), err=True)
+        if chance is not None:
+            win_probability, table_name = chance, chance.table.name
+    if rank == "win" and win_probability is None:
+        raise BadInput(f"--rank win needs a win-probability table for {rule_set.name}; use --rank spread")
+    objective = "points" if rank == "spread" or win_probability is None else "win"
     try:
         for message in position_warnings(position.board, counts, rule_set, lex.contains, lex.name):
             warn(message)
         opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
+        sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
     except ScrabError as exc:
         raise to_click_error(exc) from None
     stopped_early = False
@@ -109,6 +130,8 @@ def run_sim(
                 spread=spread,
                 scoreless=scoreless,
                 win_probability=win_probability,
+                objective=objective,
+                sampler=sampler,
                 progress=show,
             )
         except SimStopped as exc:
@@ -118,21 +141,93 @@ def run_sim(
             raise to_click_error(exc) from None
     shown_rack = rack_text(counts)
     if as_json:
-        print_json(result, position, rule_set, lex.name, ranking, shown_rack, describe, (spread, scoreless))
+        print_json(
+            result, position, rule_set, lex.name, ranking, shown_rack, describe, (spread, scoreless), table_name, racks
+        )
     else:
         out = console()
         title = (
             f"{len(result.standings)} candidates for {shown_rack}, {plies} {'ply' if plies == 1 else 'plies'}, "
-            f"by mean points  ({rule_set.name}, {lex.name}, seed {result.seed}"
+            f"by {'win %' if objective == 'win' else 'mean points'}  ({rule_set.name}, {lex.name}, seed {result.seed}"
             + (f", {result.jobs} jobs" if result.jobs > 1 else "")
             + ")"
         )
         print_wrapped(out, title)
+        print_wrapped(out, f"Opponent's racks: {racks['text']}")
         out.print(standings_table(result, describe, None))
         out.print(ending_line(result))
     if stopped_early:
         click.echo(f"Stopped: after {result.iterations:,} iterations; the standings cover them", err=True)
         raise click.exceptions.Exit(STOPPED)
+
+
+def win_chance_for(rule_set: Rules, lexicon_choice: str | None) -> tuple[TableChance | None, str | None]:
+    """The win-probability function of the win table for the rules and word list, and the
+    note to show (a table borrowed from another word list, or none at all)."""
+    from solver_cli.formats.winpctfile import check_fits, winpct_for
+    from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
+    from solver_cli.lookahead.sim import TableChance
+
+    try:
+        table, note = winpct_for(rule_set.name, lexicon_label(lexicon_choice), own_list=is_own_lexicon(lexicon_choice))
+        if table is None:
+            return None, note
+        check_fits(table, rule_set)
+    except ScrabError as exc:
+        return None, str(exc)
+    return TableChance(table), note
+
+
+def opponent_racks(
+    position: LoadedPosition,
+    counts: list[int],
+    rule_set: Rules,
+    lex: Lexicon,
+    ranking: Ranking,
+    opponent: list[int] | None,
+    infer: bool | None,
+    seed: int,
+) -> tuple[OpponentSampler | None, dict[str, object]]:
+    """Where the opponent's racks come from: (the sampler to pass, how to show it: a dict
+    with ``source``, "given", "inferred" or "unseen", and ``text``). Inference needs the
+    opponent's last play, which a game record's turn gives; ``infer`` None infers when it
+    does, True insists (``InputError`` when it cannot), False never."""
+    from solver_cli.engine.alphabet import rack_text
+    from solver_cli.engine.unseen import unseen_tiles
+    from solver_cli.lookahead.infer import PRIOR
+    from solver_cli.lookahead.infer import infer as run_infer
+    from solver_cli.lookahead.sim import InferredRacks
+
+    unseen_only: dict[str, object] = {"source": "unseen", "text": "drawn from the unseen tiles"}
+    if opponent is not None:
+        return None, {"source": "given", "rack": rack_text(opponent), "text": f"given ({rack_text(opponent)})"}
+    game, turn = position.game, position.turn
+    if infer is False:
+        return None, unseen_only
+    if game is None or turn is None:
+        if infer:
+            raise InputError("--infer needs the opponent's last play: a game record with --turn N")
+        return None, unseen_only
+    from solver_cli.cli._lastplay import move_line, recorded_move
+
+    try:
+        before, play, shown = recorded_move(game, turn)
+    except InputError as exc:
+        if infer:
+            raise InputError(f"--infer: {exc}") from None
+        return None, unseen_only
+    board_before = game.board_before(before)
+    assert ranking.leaves is not None
+    unseen = unseen_tiles(board_before, counts, rule_set)
+    inference = run_infer(board_before, unseen.counts, play, rule_set, lex.gaddag, ranking.leaves, seed=seed)
+    move = move_line(shown, play.kind)
+    if inference.method == PRIOR:
+        text = f"drawn from the unseen tiles ({inference.note}: {move})"
+        return None, {"source": "unseen", "last_play": shown, "text": text}
+    kept = len(inference.leaves)
+    text = f"inferred from {move}, {kept:,} {'leave' if kept == 1 else 'leaves'} kept"
+    described = {"source": "inferred", "last_play": shown, "method": inference.method, "leaves": kept, "text": text}
+    return InferredRacks(inference), described
 
 
 def game_state(position: LoadedPosition) -> tuple[int, int]:
@@ -199,7 +294,7 @@ def standings_table(result: SimResult, describe: Describe, title: str | None) ->
     table.add_column("±SE", justify="right")
     if win:
         table.add_column("Win %", justify="right")
-    table.add_column("Iterations", justify="right")
+    table.add_column("Iter.", justify="right")
     table.add_column("Dropped", justify="right")
     for rank, s in enumerate(result.standings, 1):
         pos, word = describe(s.candidate)
@@ -235,6 +330,8 @@ def print_json(
     rack: str,
     describe: Describe,
     state: tuple[int, int],
+    win_table: str | None,
+    racks: dict[str, object],
 ) -> None:
     from solver_cli.cli.render import exact_points, json_text
 
@@ -267,6 +364,9 @@ def print_json(
         "rack": rack,
         "spread": state[0],
         "scoreless_turns": state[1],
+        "win_table": win_table,
+        "ranked_by": "win" if result.objective == "win" else "spread",
+        "opponent_racks": {key: value for key, value in racks.items() if key != "text"},
         "plies": result.plies,
         "seed": result.seed,
         "jobs": result.jobs,

@@ -33,18 +33,34 @@ if TYPE_CHECKING:
     from solver_cli.engine.rules import Rules
     from solver_cli.games.selfplay import Player, SelfPlayRun, Standing
 
-PLAYER_KINDS = "greedy, equity, endgame, peg, or one of the last three with :FILE"
+PLAYER_KINDS = (
+    "greedy, equity, endgame, peg, one of the last three with :FILE, or sim:iterations=N,plies=N,candidates=N"
+)
 
 
 def player_names(text: str) -> tuple[str, str]:
-    """The two names of ``--players A,B`` (spaces around them ignored)."""
-    names = [name.strip() for name in text.split(",")]
+    """The two names of ``--players A,B`` (spaces around them ignored). A sim player's budget
+    holds commas too: a part ``key=N`` belongs to the sim player before it."""
+    from solver_cli.games.selfplay import parse_sim_budget
+
+    names: list[str] = []
+    for part in (part.strip() for part in text.split(",")):
+        if "=" in part and ":" not in part and names and names[-1].startswith("sim:"):
+            names[-1] += "," + part
+        else:
+            names.append(part)
     if len(names) != 2 or not all(names):
         raise BadInput(f"--players {text!r}: give two players separated by a comma, e.g. equity,greedy")
     for name in names:
         kind = name.split(":", 1)[0]
         if name in ("equity:", "endgame:", "peg:"):
             raise BadInput(f"--players {text!r}: {name} needs a leave file, e.g. {name}wwf.leaves")
+        if kind == "sim":
+            try:
+                parse_sim_budget(name)
+            except InputError as exc:
+                raise BadInput(f"--players {text!r}: {exc}") from None
+            continue
         if kind not in ("greedy", "equity", "endgame", "peg") or (kind == "greedy" and name != "greedy"):
             raise BadInput(f"--players {text!r}: unknown player {name!r} (use {PLAYER_KINDS})")
     return names[0], names[1]
@@ -54,9 +70,10 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
     """The players ``names`` stand for: ``greedy``, ``equity`` (the leave table trained for
     the rules and word list, as ``scrab solve`` ranks by) or ``equity:FILE``; ``endgame``
     and ``peg`` (and with ``:FILE``) play by equity too, and search the endgame (and the
-    pre-endgame). Two players of one name are told apart as ``NAME (1)`` and ``NAME (2)``."""
+    pre-endgame); ``sim:...`` simulates each move. Two players of one name are told apart as
+    ``NAME (1)`` and ``NAME (2)``."""
     from solver_cli.formats.leavefile import read_leaves, table_for
-    from solver_cli.games.selfplay import ENDGAME, GREEDY, PEG, Player
+    from solver_cli.games.selfplay import ENDGAME, GREEDY, PEG, Player, parse_sim_budget
     from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
 
     shipped: LeaveTable | None = None
@@ -65,7 +82,7 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
         if name == "greedy":
             players.append(GREEDY)
             continue
-        path = name.partition(":")[2]
+        path = name.partition(":")[2] if name.startswith("equity:") else ""
         if path:
             table = read_leaves(path)
             trained = table.info.get("rules")
@@ -78,7 +95,8 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
                     warn(note)
             table = shipped
         kind = name.partition(":")[0]
-        players.append(Player(name, table, lookahead=kind if kind in (ENDGAME, PEG) else None))
+        budget = parse_sim_budget(name) if kind == "sim" else None
+        players.append(Player(name, table, lookahead=kind if kind in (ENDGAME, PEG) else None, sim=budget))
     first, second = players
     if first.name == second.name:
         first, second = replace(first, name=f"{first.name} (1)"), replace(second, name=f"{second.name} (2)")
@@ -139,10 +157,11 @@ def selfplay(
     real tile bag; with no move it exchanges its whole rack (bag of 7 or more) or passes.
     --players A,B picks them: greedy; equity, which plays the move of highest equity (score
     plus the value of the tiles kept, exchanges and the pass included) with the leave table
-    trained for the rules; or equity:FILE with the table in FILE; endgame, which plays by
-    equity until the bag is empty and then the exact endgame solver's move; or peg, which
+    trained for the rules; equity:FILE with the table in FILE; endgame, which plays by
+    equity until the bag is empty and then the exact endgame solver's move; peg, which
     also solves the pre-endgame with one tile in the bag (both with :FILE too, and a 10 s
-    limit a search). Each bag is then played
+    limit a search); or sim (sim:iterations=N,plies=N,candidates=N), which simulates each
+    move as scrab sim does. Each bag is then played
     twice with the seats swapped, and each player gets its wins (a draw counts half), its
     win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
     same games, whatever --jobs, or on a Dask cluster with --scheduler.

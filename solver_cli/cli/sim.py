@@ -67,6 +67,17 @@ from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_CAND
     metavar="RACK",
     help="The opponent's rack, if known (completed at random from the unseen tiles when short).",
 )
+@click.option(
+    "--rank",
+    "rank_by",
+    type=click.Choice(["win", "spread"]),
+    help="Rank and drop candidates by win % or by mean points (default: win when a win table is there).",
+)
+@click.option(
+    "--infer/--no-infer",
+    default=None,
+    help="Draw the opponent's racks from what its last play says (default: when a game record's --turn gives it).",
+)
 @jobs_option("one per iteration")
 @click.option("--seed", type=int, default=None, help="Seed for the draws (default: a random seed, reported).")
 @json_option
@@ -85,6 +96,8 @@ def sim(
     time_limit: float | None,
     stop: str,
     opponent_rack: str | None,
+    rank_by: str | None,
+    infer: bool | None,
     jobs: int,
     seed: int | None,
     as_json: bool,
@@ -115,6 +128,8 @@ def sim(
     check_rank(ctx, "equity", leaves_path)
     if opponent_rack is not None and not opponent_rack.strip():
         raise BadInput("--opponent-rack is empty: give its letters, e.g. --opponent-rack 'EIRST?'")
+    if opponent_rack is not None and infer:
+        raise click.UsageError("--infer cannot be used with --opponent-rack: the rack is given", ctx)
     try:
         position, rule_set = read_game_position(ctx, board, rules, turn)
         counts = rack_counts(rack, position, rule_set.rack_size)
@@ -138,4 +153,7 @@ def sim(
         jobs=jobs,
         seed=seed,
         as_json=as_json,
+        lexicon_choice=chosen_lexicon,
+        rank=rank_by,
+        infer=infer,
     )

@@ -214,7 +214,16 @@ def solve(
 
             ranking = choose_ranking(rank, leaves_path, rule_set, chosen_lexicon)
             candidates = top if given(ctx, "top") else DEFAULT_CANDIDATES
-            run_sim(position, counts, rule_set, lex, ranking, candidates=candidates, as_json=as_json)
+            run_sim(
+                position,
+                counts,
+                rule_set,
+                lex,
+                ranking,
+                candidates=candidates,
+                as_json=as_json,
+                lexicon_choice=chosen_lexicon,
+            )
             return
         warnings = position_warnings(position.board, counts, rule_set, lex.contains, lex.name)
         for message in warnings:

@@ -42,7 +42,7 @@ from solver_cli.engine.history import Adjustment, GameOutcome, GameResult, Turn
 from solver_cli.engine.leaves import LeaveTable, Valuation
 from solver_cli.engine.movegen import EXCHANGE, PLACE, Candidate, ranked_moves
 from solver_cli.engine.rules import Rules
-from solver_cli.errors import SelfPlayError
+from solver_cli.errors import InputError, SelfPlayError
 from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
 from solver_cli.lookahead.endgame import solve_endgame
 from solver_cli.lookahead.peg import solve_pre_endgame
@@ -211,9 +211,80 @@ class Player:
     leaves: LeaveTable | None = None
     lookahead: str | None = None
     seconds: float = MOVE_SECONDS
+    sim: SimBudget | None = None  # a simulating player: simulates each move, with ``leaves``
+
+
+@dataclass(frozen=True)
+class SimBudget:
+    """What a ``sim`` player spends on a move: ``candidates`` moves by equity simulated for
+    ``plies`` replies, at most ``iterations`` times (Macondo's stopping rule at 99%)."""
+
+    iterations: int = 200
+    plies: int = 2
+    candidates: int = 8
 
 
 GREEDY = Player("greedy")
+SIM_LIMITS = {"iterations": 100_000, "plies": 10, "candidates": 100}
+
+
+def parse_sim_budget(name: str) -> SimBudget:
+    """The budget of a player named ``sim`` or ``sim:iterations=200,plies=2,candidates=8``
+    (any of the three, in any order; the rest take SimBudget's defaults). ``InputError``
+    naming the bad part."""
+    kind, colon, spec = name.partition(":")
+    if kind != "sim":
+        raise InputError(f"{name!r} is not a sim player")
+    values: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))) if spec else ():
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if key not in SIM_LIMITS or not eq:
+            raise InputError(f"{name}: {part!r} is not a budget (iterations=N, plies=N or candidates=N)")
+        if key in values:
+            raise InputError(f"{name}: {key} is given twice")
+        text = text.strip()
+        if not text.isdigit() or not 1 <= int(text) <= SIM_LIMITS[key]:
+            raise InputError(f"{name}: {key} must be a whole number from 1 to {SIM_LIMITS[key]:,}, not {text!r}")
+        values[key] = int(text)
+    if colon and not values:
+        raise InputError(f"{name}: give a budget after the colon, e.g. sim:iterations=200,plies=2")
+    return SimBudget(**values)
+
+
+def sim_move_seed(gseed: int, turn: int) -> int:
+    """The seed of the simulation a sim player runs for the game's ``turn``-th move (0 the
+    first), from the game's seed: the same game, the same moves."""
+    from solver_cli.lookahead.sim import iteration_seed
+
+    return iteration_seed(gseed, -1 - turn)
+
+
+def sim_choice(
+    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, player: Player, seed: int, scoreless: int
+) -> Candidate | None:
+    """The best move by simulation for a sim player, or None when there is nothing to
+    simulate (fewer than two candidates): then the equity move stands."""
+    from solver_cli.lookahead.sim import sim_candidates, simulate
+
+    budget, leaves = player.sim, player.leaves
+    assert budget is not None and leaves is not None
+    candidates = sim_candidates(board, rack, gaddag, rules, leaves, budget.candidates)
+    if len(candidates) < 2:
+        return None
+    result = simulate(
+        board,
+        rack,
+        gaddag,
+        rules,
+        leaves,
+        candidates=candidates,
+        plies=budget.plies,
+        iterations=budget.iterations,
+        seed=seed,
+        scoreless=scoreless,
+    )
+    return result.standings[0].candidate
 
 
 def play_game(
@@ -274,6 +345,11 @@ def play_game(
             )
             _, best = ranked_moves(board, rack, gaddag, rules, keep=1, valuation=valuation)
             choice = best[0]
+            if players[player].sim is not None and bag:  # (with the bag empty, the equity move)
+                simulated = sim_choice(
+                    board, rack, gaddag, rules, players[player], sim_move_seed(gseed, len(turns)), scoreless
+                )
+                choice = simulated if simulated is not None else choice
             if observe is not None and bag and sum(rack) == rack_size:
                 observe(rack, choice.equity)
         if choice is not None and choice.kind == PLACE:

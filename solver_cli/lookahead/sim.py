@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solver_cli.engine.alphabet import BLANK_BIT
 from solver_cli.engine.board import Board
@@ -54,7 +54,11 @@ from solver_cli.engine.leaves import SCALE, LeaveTable, Valuation
 from solver_cli.engine.movegen import EXCHANGE, PLACE, Candidate, ranked_moves
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.unseen import unseen_tiles, valuation_for
+from solver_cli.engine.winpct import WinTable, win_probability
 from solver_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from solver_cli.lookahead.infer import Inference
 
 CHECK_EVERY = 128  # iterations between stopping checks, and before a candidate may be dropped (Macondo)
 STOP_LEVELS = (95, 98, 99)  # --stop: the confidence that the candidate left is the best
@@ -77,6 +81,31 @@ REASONS = (CONFIDENT, ITERATIONS, TIME, INTERRUPTED)
 OpponentSampler = Callable[[random.Random, tuple[int, ...]], list[int]]
 # (spread of the player to move, leaves included; tiles unseen by it) -> its chance to win.
 WinProbability = Callable[[float, int], float]
+
+
+@dataclass(frozen=True)
+class TableChance:
+    """A ``WinProbability`` read from a win table (picklable, so workers get it): the
+    spread, which carries the leaves' fractions of a point, rounded to a whole point, the
+    table's own resolution being several points a row."""
+
+    table: WinTable
+
+    def __call__(self, spread: float, unseen: int) -> float:
+        return win_probability(self.table, round(spread), unseen)
+
+
+@dataclass(frozen=True)
+class InferredRacks:
+    """An ``OpponentSampler`` drawing the opponent's rack from an inference
+    (``lookahead.infer``): a kept leave by its weight, the rest at random from the unseen
+    tiles. The inference's pool is the unseen tiles of the position after the play, the
+    same tiles the simulation's ``unseen`` counts; ``draw_opponent`` checks the rack."""
+
+    inference: Inference
+
+    def __call__(self, rng: random.Random, unseen: tuple[int, ...]) -> list[int]:
+        return self.inference.draw(rng)
 
 
 class WorkerPools(Protocol):

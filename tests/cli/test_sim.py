@@ -34,7 +34,7 @@ def test_the_standings_table(runner):
     assert result.exit_code == 0, result.output
     assert result.stderr == ""  # no live table off a terminal
     lines = result.stdout.splitlines()
-    assert lines[0] == "2 candidates for AEINRST, 2 plies, by mean points  (scrabble, kjxqz, seed 1)"
+    assert lines[0] == "2 candidates for AEINRST, 2 plies, by win %  (scrabble, kjxqz, seed 1)"
     assert lines[-1] == "4 iterations: the iterations are done."
     rows = [line for line in lines if line.startswith("│")]
     assert len(rows) == 2 and all(" 4 │" in row for row in rows)
@@ -231,3 +231,148 @@ def test_a_win_probability_function_gives_the_win_column(runner, monkeypatch):
     assert "Win %" in table.stdout and " 75.0 │" in table.stdout  # the opponent is to move: 1 - 0.25
     data = json.loads(runner.invoke(cli, ["sim", *SMALL, "--seed", "1", "--json"]).stdout)
     assert all(s["win"] == pytest.approx(0.75) and s["win_stderr"] == 0 for s in data["standings"])
+
+
+# --- win probabilities and the opponent's racks (issue 22) ------------------------------------
+
+
+def test_the_shipped_win_table_ranks_by_win_percent(runner):
+    data = json.loads(runner.invoke(cli, ["sim", *SMALL, "-k", "3", "--seed", "2", "--json"]).stdout)
+    assert (data["win_table"], data["ranked_by"]) == ("scrabble-kjxqz", "win")
+    wins = [s["win"] for s in data["standings"]]
+    assert all(0 < w < 1 for w in wins) and wins == sorted(wins, reverse=True)
+    table = runner.invoke(cli, ["sim", *SMALL, "--seed", "2"])
+    assert "by win %" in table.stdout.splitlines()[0] and "Win %" in table.stdout
+
+
+def test_rank_spread_orders_by_mean_points_and_keeps_the_win_column(runner):
+    data = json.loads(
+        runner.invoke(cli, ["sim", *SMALL, "-k", "3", "--seed", "2", "--json", "--rank", "spread"]).stdout
+    )
+    assert data["ranked_by"] == "spread" and all(s["win"] is not None for s in data["standings"])
+    means = [s["mean"] for s in data["standings"]]
+    assert means == sorted(means, reverse=True)
+
+
+def test_the_stopping_rule_compares_what_is_ranked(runner, monkeypatch):
+    seen = []
+    real = sim.simulate
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["objective"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "simulate", spy)
+    for rank in ("win", "spread"):
+        assert runner.invoke(cli, ["sim", *SMALL, "--seed", "1", "--rank", rank]).exit_code == 0
+    assert seen == ["win", "points"]
+
+
+WWF = ["boards/wwf-midgame.txt", "--rules", "wwf", "--rack", "RETAINS", "-k", "2", "--iterations", "4", "--seed", "1"]
+
+
+def test_without_a_win_table_one_note_and_no_win_column(runner):
+    result = runner.invoke(cli, ["sim", *WWF])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Note: no win probabilities for wwf") and len(result.stderr.splitlines()) == 1
+    assert "Win %" not in result.stdout and "by mean points" in result.stdout
+    data = json.loads(runner.invoke(cli, ["sim", *WWF, "--json"]).stdout)
+    assert data["win_table"] is None and data["ranked_by"] == "spread"
+    assert all(s["win"] is None for s in data["standings"])
+    refused = runner.invoke(cli, ["sim", *WWF, "--rank", "win"])
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.splitlines()[-1] == (
+        "Error: --rank win needs a win-probability table for wwf; use --rank spread"
+    )
+
+
+def test_solve_sim_carries_the_win_percent(runner, monkeypatch):
+    from solver_cli.cli import _sim as sim_command
+
+    monkeypatch.setattr(sim_command, "default_iterations", lambda plies: 4)
+    result = runner.invoke(cli, ["solve", "boards/midgame.txt", "--rack", "RETAINS", "--sim", "--top", "2", "--json"])
+    data = json.loads(result.stdout)
+    assert data["ranked_by"] == "win" and all(s["win"] is not None for s in data["standings"])
+
+
+OPENING = "#player1 bob Bob\n#player2 alice Alice\n>bob: ADEFIR 8D FAIRED +28 28\n>alice: EEILNOU -EEU +0 0\n"
+
+
+@pytest.fixture
+def opening(tmp_path):
+    path = tmp_path / "opening.gcg"
+    path.write_text(OPENING)
+    return str(path)
+
+
+def _drawn_racks(monkeypatch):
+    drawn = []
+    real = sim.InferredRacks.__call__
+
+    def recording(self, rng, unseen):
+        rack = real(self, rng, unseen)
+        drawn.append((rack, unseen))
+        return rack
+
+    monkeypatch.setattr(sim.InferredRacks, "__call__", recording)
+    return drawn
+
+
+def test_sim_draws_the_opponents_racks_from_the_inference(runner, monkeypatch, opening):
+    """bob opened with FAIRED, keeping one tile: the inference keeps only some of the 27
+    leaves, and every rack the simulation gives bob holds one of them."""
+    from solver_cli.engine.alphabet import parse_rack
+
+    inferred = json.loads(runner.invoke(cli, ["infer", opening, "--turn", "2", "--top", "30", "--json"]).stdout)
+    kept = {entry["leave"] for entry in inferred["top"]}
+    assert 1 <= len(kept) < 27
+    drawn = _drawn_racks(monkeypatch)
+    args = ["sim", opening, "--turn", "2", "-k", "2", "--iterations", "40", "--stop", "none", "--seed", "4"]
+    result = runner.invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["opponent_racks"]["source"] == "inferred" and data["opponent_racks"]["leaves"] == len(kept)
+    assert len(drawn) == 40
+    kept_codes = [parse_rack(leave, 7) for leave in kept]
+    for rack, unseen in drawn:
+        assert sum(rack) == 7 and all(n <= u for n, u in zip(rack, unseen, strict=True))
+        assert any(all(n <= r for n, r in zip(leave, rack, strict=True)) for leave in kept_codes), rack
+    text = runner.invoke(cli, args)
+    shown = " ".join(text.stdout.split())  # (the line may be wrapped)
+    assert f"Opponent's racks: inferred from bob's 8D FAIRED, 28 points (turn 1), {len(kept)} leaves kept" in shown
+
+
+def test_no_infer_draws_from_the_unseen_tiles(runner, monkeypatch, opening):
+    drawn = _drawn_racks(monkeypatch)
+    samplers = []
+    real = sim.draw_opponent
+
+    def spy(setup, rng):
+        samplers.append(setup.sampler)
+        return real(setup, rng)
+
+    monkeypatch.setattr(sim, "draw_opponent", spy)
+    args = ["sim", opening, "--turn", "2", "-k", "2", "--iterations", "8", "--seed", "4", "--no-infer"]
+    result = runner.invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["opponent_racks"] == {"source": "unseen"}
+    assert drawn == [] and samplers == [None] * 8
+    assert "Opponent's racks: drawn from the unseen tiles" in runner.invoke(cli, args).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--infer"], "Error: --infer needs the opponent's last play: a game record with --turn N"),
+        (["--infer", "--opponent-rack", "EIRST"], "Error: --infer cannot be used with --opponent-rack"),
+    ],
+)
+def test_infer_without_a_last_play_is_refused(runner, args, message):
+    result = runner.invoke(cli, ["sim", *SMALL, *args])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1].startswith(message), result.stderr
+
+
+def test_a_given_opponent_rack_is_named(runner):
+    data = json.loads(runner.invoke(cli, ["sim", *SMALL, "--opponent-rack", "EIRST", "--json"]).stdout)
+    assert data["opponent_racks"] == {"source": "given", "rack": "EIRST"}
