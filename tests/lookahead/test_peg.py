@@ -10,6 +10,7 @@ from math import comb
 import pytest
 from soak import python_engine_in_soak
 
+from lookahead.reference import minimax
 from solver_cli.engine.alphabet import CODE, parse_rack
 from solver_cli.engine.board import Board
 from solver_cli.engine.movegen import PASS, PLACE
@@ -17,7 +18,6 @@ from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
 from solver_cli.lexicon.build import build_gaddag
 from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, PegStopped, solve_pre_endgame
-from tests.lookahead.reference import minimax
 
 LAYOUT = ("T.d.T", ".D.D.", "d.D.d", ".D.D.", "T.d.T")
 
