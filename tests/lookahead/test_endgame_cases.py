@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from solver_cli.engine.alphabet import CODE
+from solver_cli.engine.alphabet import BLANK_BIT, CODE
 from solver_cli.engine.board import Board
 from solver_cli.engine.movegen import PASS, PLACE
 from solver_cli.engine.rules import Rules
@@ -24,12 +24,13 @@ SCRABBLE, WWF = RULES["scrabble"], RULES["wwf"]
 
 
 def board_with(rules: Rules, *words: tuple[int, int, str, bool]) -> tuple[int, ...]:
-    """The squares with each (row, col, word, down) written on an empty board."""
+    """The squares with each (row, col, word, down) written on an empty board (lower case: a
+    blank)."""
     squares = [0] * (rules.rows * rules.cols)
     for row, col, word, down in words:
         for k, ch in enumerate(word):
             r, c = (row + k, col) if down else (row, col + k)
-            squares[r * rules.cols + c] = CODE[ch]
+            squares[r * rules.cols + c] = CODE[ch.upper()] | (BLANK_BIT if ch.islower() else 0)
     return tuple(squares)
 
 
@@ -41,7 +42,8 @@ def rack(text: str) -> tuple[int, ...]:
 
 
 def tiles(*placed: tuple[int, int, str]) -> frozenset[tuple[int, int, int]]:
-    return frozenset((row, col, CODE[ch]) for row, col, ch in placed)
+    """New tiles (row, col, letter); lower case: a blank."""
+    return frozenset((row, col, CODE[ch.upper()] | (BLANK_BIT if ch.islower() else 0)) for row, col, ch in placed)
 
 
 def solve(rules, squares, mover, opponent, words, engine, scoreless=0, top=3, **limits) -> EndgameResult:
@@ -132,6 +134,27 @@ def test_going_out(engine, out_gain, out_loss, value, ending):
     expected = sorted([(S_AT_7_9, going_out), (PASSED, max(going_out, 9))], key=lambda row: -row[1])
     assert moves(rules, squares, result) == expected
     assert len(result.pv) == (1 if ending.reason == "out" else 6)
+
+
+@pytest.mark.parametrize(
+    ("scoreless", "expected"),
+    [
+        # A blank A at the centre; words AT and ATS. Mover ? Q (10), opponent S (1). The
+        # mover's blank as T makes AT across or down for 0 points: a scoreless turn. At 5
+        # made it is the sixth and ends the game, as the pass does: -10 + 1 = -9 each.
+        (5, [("across", -9), ("down", -9), ("pass", -9)]),
+        # At 0 it lets the opponent play ATS (0 + 0 + 1) and go out: -(1 + 10 + 10) = -21;
+        # passing keeps the S stuck until the sixth scoreless turn: -9.
+        (0, [("pass", -9), ("across", -21), ("down", -21)]),
+    ],
+)
+def test_a_placement_scoring_nothing_is_a_scoreless_turn(engine, scoreless, expected):
+    rules = SCRABBLE
+    squares = board_with(rules, (7, 7, "a", False))
+    result = proven(rules, squares, rack("?Q"), rack("S"), ["AT", "ATS"], engine, scoreless, -9)
+    named = {"across": tiles((7, 8, "t")), "down": tiles((8, 7, "t")), "pass": PASSED}
+    assert moves(rules, squares, result) == [(named[name], value) for name, value in expected]
+    assert result.best[0].move.score == 0
 
 
 def test_stuck_tile_setup_beats_the_highest_score(engine):
