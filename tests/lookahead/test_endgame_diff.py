@@ -44,7 +44,7 @@ def test_solver_equals_reference(chunk, engine, endgame_lexicons):
     for i in range(PER_CHUNK):
         seed = chunk * PER_CHUNK + i
         endgame = random_endgame(seed, endgame_lexicons)
-        # The smallest table too: entries replaced all the time must not change a value.
+        # The smallest table too (1 MB): its size never changes a value.
         tt_mb = 1 if seed % 3 == 0 else DEFAULT_TT_MB
         solve_and_check(endgame, endgame_lexicons, engine, TOPS[seed % len(TOPS)], tt_mb)
 
