@@ -1,6 +1,6 @@
 """Type stub of the optional native engine (``native/*.c``, one extension)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from typing_extensions import Buffer
 
@@ -62,3 +62,21 @@ def leave_table(
     smoothing: float,
     /,
 ) -> bytes: ...
+def endgame(
+    lexicon: Lexicon,
+    layout: Layout,
+    squares: bytes,
+    mover: bytes,
+    opponent: bytes,
+    scoreless: int,
+    scoreless_limit: int,
+    out_gain: int,
+    out_loss: int,
+    stuck_loss: int,
+    plies: int,
+    top: int,
+    seconds: float,
+    tt_mb: int,
+    progress: Callable[[int, int, int, bytes | None], None] | None,
+    /,
+) -> tuple[int, int, int, list[tuple[int, bytes]], bytes]: ...
