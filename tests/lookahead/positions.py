@@ -30,7 +30,7 @@ from . import reference
 
 RULES = {"scrabble": load_rules("scrabble"), "wwf": load_rules("wwf")}
 GAMES = 6  # self-play games per rule set that boards are taken from
-NODE_CAP = 800  # reference positions visited at most (a bigger tree is drawn again)
+NODE_CAP = 500  # reference positions visited at most (a bigger tree is drawn again)
 KINDS = ("plain", "blank", "stuck", "near-limit", "uneven", "rules", "four", "blanks-both")
 STUCK_LETTERS = "QVJXZKWY"
 

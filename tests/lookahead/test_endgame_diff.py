@@ -10,16 +10,18 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from soak import examples, first_then_soak, scaled
+from soak import examples, scaled, soak
 
+from solver_cli.engine.movegen import NATIVE_BUILT
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, solve_endgame
 
 from .checks import check_proven
 from .positions import GAMES, KINDS, RULES, Endgame, Reference, TooBig, consistent, game_boards, random_endgame, unseen
 
-CHUNKS = 64
-PER_CHUNK = 80  # 64 x 80 = 5,120 endgames, each on both engines
-DEFAULT_CHUNKS = 2  # in a plain `pytest` (160 endgames, every kind on both rule sets in each chunk)
+CHUNKS = 160
+PER_CHUNK = 32  # 160 x 32 = 5,120 endgames, each on both engines (the rest in the soak step)
+PLAIN_CHUNKS = {"native": 5, "python": 1}  # in a plain `pytest`: 160 endgames, and 32 on the
+# slower twin; every kind on both rule sets in each chunk
 TOPS = (1, 1, 2, 3, 1000)  # 1000: every first move, each with its exact value
 
 
@@ -39,7 +41,17 @@ def solve_and_check(endgame: Endgame, lexicons, engine: str, top: int, tt_mb: in
     check_proven(endgame, result, Reference(gaddag), engine, top)
 
 
-@pytest.mark.parametrize("chunk", first_then_soak(range(CHUNKS), DEFAULT_CHUNKS))
+def engine_chunks() -> list:
+    params = []
+    for engine, plain in PLAIN_CHUNKS.items():
+        built = pytest.mark.skipif(engine == "native" and not NATIVE_BUILT, reason="not built")
+        for chunk in range(CHUNKS):
+            marks = [built] if chunk < plain else [built, soak]
+            params.append(pytest.param(engine, chunk, marks=marks, id=f"{engine}-{chunk}"))
+    return params
+
+
+@pytest.mark.parametrize(("engine", "chunk"), engine_chunks(), indirect=["engine"])
 def test_solver_equals_reference(chunk, engine, endgame_lexicons):
     for i in range(PER_CHUNK):
         seed = chunk * PER_CHUNK + i
@@ -53,7 +65,7 @@ def test_positions_are_consistent_and_varied(endgame_lexicons):
     """The generator's endgames are legal (no tile more often than in the bag), reproducible,
     and of every kind the brief asks for: blanks, stuck tiles, scoreless counts near the
     limit, racks of one and four, both rule sets, and some where passing is the best move."""
-    endgames = [random_endgame(seed, endgame_lexicons) for seed in range(PER_CHUNK)]
+    endgames = [random_endgame(seed, endgame_lexicons) for seed in range(3 * PER_CHUNK)]
     assert all(consistent(e) for e in endgames)
     assert random_endgame(17, endgame_lexicons) == endgames[17]
     assert {e.kind for e in endgames} == set(KINDS)
