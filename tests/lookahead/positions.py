@@ -317,22 +317,22 @@ def _attempt(rng: random.Random, lexicons: Lexicons, kind: str, name: str, lexic
     return rules, squares, mover, opponent, scoreless
 
 
-_endgames: dict[tuple[int, int, int], Endgame] = {}
+_endgames: dict[tuple[int, int, int, int], Endgame] = {}
 
 
-def random_endgame(seed: int, lexicons: Lexicons, cap: int = NODE_CAP) -> Endgame:
+def random_endgame(seed: int, lexicons: Lexicons, cap: int = NODE_CAP, floor: int = 0) -> Endgame:
     """``_random_endgame``, remembered: a test runs the same endgames on both engines."""
-    key = (seed, id(lexicons), cap)
+    key = (seed, id(lexicons), cap, floor)
     if key not in _endgames:
-        _endgames[key] = _random_endgame(seed, lexicons, cap)
+        _endgames[key] = _random_endgame(seed, lexicons, cap, floor)
     return _endgames[key]
 
 
-def _random_endgame(seed: int, lexicons: Lexicons, cap: int) -> Endgame:
+def _random_endgame(seed: int, lexicons: Lexicons, cap: int, floor: int) -> Endgame:
     """The endgame of ``seed``: its kind, rule set and word list follow from the seed (every
     kind on both rule sets within 2 * len(KINDS) seeds, each word list within twice that);
     the board, racks and scoreless count from its draws, the first whose reference tree fits
-    ``cap``."""
+    ``cap`` and has at least ``floor`` positions."""
     kind = KINDS[(seed // 2) % len(KINDS)]
     name = ("scrabble", "wwf")[seed % 2]
     lexicon = "tiny" if kind in ("four", "uneven", "blanks-both") or (seed // (2 * len(KINDS))) % 2 else "small"
@@ -347,6 +347,8 @@ def _random_endgame(seed: int, lexicons: Lexicons, cap: int) -> Endgame:
         try:
             value = ref.minimax(rules, squares, mover, opponent, scoreless)
         except TooBig:
+            continue
+        if ref.nodes < floor:
             continue
         return Endgame(
             seed, kind, rules, tuple(squares), tuple(mover), tuple(opponent), scoreless, value, ref.nodes, lexicon

@@ -1,7 +1,8 @@
 """The endgame solver against the plain full-width minimax (tests/lookahead/reference.py), on
 both engines: on 5,120 seeded random endgames (tests/lookahead/positions.py: blanks, stuck
 tiles, scoreless counts near the limit, racks of one to four, both rule sets and changed
-end-of-game rules) and on Hypothesis-drawn ones, every proven value equals the reference's,
+end-of-game rules), on bigger ones (reference trees of up to 20,000 positions) and on
+Hypothesis-drawn ones, every proven value equals the reference's,
 the K best first moves carry their exact values, and the principal variation replays
 legally to the end with the totals it claims."""
 
@@ -59,6 +60,29 @@ def test_solver_equals_reference(chunk, engine, endgame_lexicons):
         # The smallest table too (1 MB): its size never changes a value.
         tt_mb = 1 if seed % 3 == 0 else DEFAULT_TT_MB
         solve_and_check(endgame, endgame_lexicons, engine, TOPS[seed % len(TOPS)], tt_mb)
+
+
+BIG_SEEDS = 100_000  # where the bigger endgames' seeds start
+BIG_CHUNKS = {"native": 4, "python": 1}  # chunks of 16, all in the soak step (the reference
+# takes seconds on each, the twin about as long)
+
+
+def big_chunks() -> list:
+    params = []
+    for engine, chunks in BIG_CHUNKS.items():
+        built = pytest.mark.skipif(engine == "native" and not NATIVE_BUILT, reason="not built")
+        params += [pytest.param(engine, chunk, marks=[built, soak], id=f"{engine}-{chunk}") for chunk in range(chunks)]
+    return params
+
+
+@pytest.mark.parametrize(("engine", "chunk"), big_chunks(), indirect=["engine"])
+def test_bigger_endgames(chunk, engine, endgame_lexicons):
+    """Endgames whose reference tree has 2,000 to 20,000 positions: deeper iterations, more
+    use of the table (half of them with the smallest one), longer variations."""
+    for i in range(16):
+        seed = BIG_SEEDS + chunk * 16 + i
+        endgame = random_endgame(seed, endgame_lexicons, cap=20_000, floor=2_000)
+        solve_and_check(endgame, endgame_lexicons, engine, TOPS[seed % len(TOPS)], 1 if seed % 2 else DEFAULT_TT_MB)
 
 
 def test_positions_are_consistent_and_varied(endgame_lexicons):
