@@ -48,6 +48,23 @@ def generate(
     exchange: int = 0,
     passes: bool = False,
 ) -> tuple[int, bytes]: ...
+def endgame(
+    lexicon: Lexicon,
+    layout: Layout,
+    squares: bytes,
+    mover: bytes,
+    opponent: bytes,
+    scoreless: int,
+    scoreless_limit: int,
+    out_gain: int,
+    out_loss: int,
+    stuck_loss: int,
+    plies: int,
+    top: int,
+    seconds: float,
+    tt_mb: int,
+    progress: Callable[[int, int, int, bytes | None], object] | None,
+) -> tuple[int, int, int, list[tuple[int, bytes]], bytes]: ...
 def leave_index(counts: bytes) -> int: ...
 def leave_sums(
     ranks: Buffer, sums: Buffer, counts: Buffer, tile_counts: Sequence[int], rack_size: int, /

@@ -279,7 +279,7 @@ _INF = 1 << 62
 EXACT, LOWER, UPPER = 0, 1, 2
 # What one table entry costs in memory, about: its key (the board and both racks as bytes,
 # the count of scoreless turns) and its tuple; tt_mb bounds the entries by it.
-_ENTRY_BYTES = 640
+_ENTRY_BYTES = 1280  # measured: about 1,100 bytes with tracemalloc on a 15x15 board
 _PROGRESS_EVERY = 0.2  # seconds between progress calls inside an iteration
 _UNLIMITED = 1 << 30  # a depth no endgame reaches: the principal variation's exact searches
 
@@ -610,18 +610,23 @@ def _search_python(
         merged = {index: value for value, index in finished}
         merged.update((index, value) for value, index in current)
         finished = sorted(((v, i) for i, v in merged.items()), key=lambda vi: (-vi[0], vi[1]))[:top]
-    if not finished:  # stopped before any first move was valued: the first one, by a playout
+    if not finished:
+        # Stopped before any first move was valued: the first in static order, valued at once
+        # (going out: exact; else its score alone), so that stopping costs no more time.
         twin.reset()
         raw, placed = root[0]
-        twin.deadline = None
-        finished = [(_playout_value(twin, raw, placed), 0)]
+        tiles_out = bool(placed) and len(placed) == sum(twin.racks[0])
+        finished = [(raw[0] + (twin.out_factor * _face(twin.racks[1], twin.values) if tiles_out else 0), 0)]
     best = tuple(RootValue(_candidate(root[index][0]), value) for value, index in finished)
     value, first = finished[0][0], root[finished[0][1]][0]
+    interrupted = stopped == INTERRUPTED
     try:
         twin.deadline = deadline if proven else None  # the table's line costs no search
         moves = twin.principal_moves(first, value, proven)
-    except (_Stop, KeyboardInterrupt):
+    except _Stop:  # out of time while proving the variation: the value stands, the line is cut
         moves = [_candidate(first)]
+    except KeyboardInterrupt:
+        moves, interrupted = [_candidate(first)], True
     pv, ending = _variation(board, mover, opponent, rules, scoreless, moves)
     result = EndgameResult(
         value=value,
@@ -635,24 +640,9 @@ def _search_python(
         seconds=time.perf_counter() - started,
         engine="python",
     )
-    if stopped == INTERRUPTED:
+    if interrupted:  # (a proven value interrupted while its variation was being proven stays proven)
         raise EndgameStopped(result)
     return result
-
-
-def _playout_value(twin: _Twin, raw: RawMove, placed: list[tuple[int, int]]) -> int:
-    me, them = twin.racks
-    score = raw[0]
-    if placed and len(placed) == sum(me):
-        return score + twin.out_factor * _face(them, twin.values)
-    s2 = twin.scoreless + 1 if score == 0 else 0
-    twin.play(me, placed)
-    try:
-        if s2 >= twin.limit:
-            return score + twin.stuck * (_face(them, twin.values) - _face(me, twin.values))
-        return score - twin.playout(1, s2)
-    finally:
-        twin.unplay(me, placed)
 
 
 # --- the native search (native/endgame.c) --------------------------------------------------

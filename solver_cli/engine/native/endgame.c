@@ -105,17 +105,37 @@ typedef struct {
  * The search's state.
  */
 typedef struct {
-    Record *moves; /* this ply's moves in static order (pad[0]: tiles the move places) */
+    Record *moves; /* this ply's moves in static order (pad[1]: the move goes out) */
     size_t count, cap;
     uint32_t outs;         /* the going-out placements, at the front */
     int placed[MAX_SIDE];  /* the squares the move being tried filled */
     int nplaced;
+    size_t undo_mark; /* the undo log's length before the move */
 } Ply;
+
+/* What a move changed in the anchors and cross-checks, to be put back when it is unplayed:
+ * a tile changes them only at its own square and at the two ends of the perpendicular runs
+ * through it, in each direction, and the anchor flags of its square and its neighbours. */
+enum { UNDO_ACROSS = 0, UNDO_DOWN = 1, UNDO_ANCHOR = 2 };
+typedef struct {
+    int64_t score;
+    uint32_t mask;
+    uint16_t index;
+    uint8_t what;
+} Undo;
+/* Tiles on the board at once beyond the position's: the two racks' at most. */
+#define UNDO_PER_TILE (2 * 3 + 5)
+#define MAX_UNDO (2 * MAX_RACK * UNDO_PER_TILE)
 
 typedef struct {
     Gen *gen;
     const LayoutObject *layout;
     uint8_t sq[MAX_SQUARES];
+    uint8_t anchor[MAX_SQUARES];
+    uint32_t masks[2][MAX_SQUARES]; /* cross-checks for moves across [0] and down [1] */
+    int64_t scores[2][MAX_SQUARES];
+    Undo undo[MAX_UNDO];
+    size_t undo_count;
     uint8_t rack[2][RACK_CODES];
     int tiles[2];
     int64_t face[2];
@@ -178,9 +198,104 @@ static int square_of(const Search *S, const Record *r, int k) {
     return r->down ? (r->start + k) * cols + r->line : r->line * cols + r->start + k;
 }
 
+static void log_cross(Search *S, int down, int i) {
+    Undo *u = &S->undo[S->undo_count++];
+    u->what = (uint8_t)down;
+    u->index = (uint16_t)i;
+    u->mask = S->masks[down][i];
+    u->score = S->scores[down][i];
+}
+
+static void set_anchor(Search *S, int i, uint8_t value) {
+    if (S->anchor[i] != value) {
+        Undo *u = &S->undo[S->undo_count++];
+        u->what = UNDO_ANCHOR;
+        u->index = (uint16_t)i;
+        u->mask = S->anchor[i];
+        S->anchor[i] = value;
+    }
+}
+
+/* After tiles were put on `placed`: the anchors and cross-checks they change, logged. */
+static void refresh_around(Search *S, const int *placed, int n) {
+    const LayoutObject *L = S->layout;
+    int rows = L->rows, cols = L->cols;
+    for (int k = 0; k < n; k++) {
+        int i = placed[k], r = i / cols, c = i % cols;
+        for (int down = 0; down < 2; down++) {
+            /* moves across see the column's word through a square; moves down the row's */
+            int step = down ? 1 : cols, pos = down ? c : r, limit = down ? cols : rows;
+            log_cross(S, down, i);
+            S->masks[down][i] = ALL_LETTERS;
+            S->scores[down][i] = -1;
+            int p = pos - 1, j = i - step;
+            while (p >= 0 && S->sq[j]) {
+                p--, j -= step;
+            }
+            if (p >= 0) {
+                log_cross(S, down, j);
+                cross_check_square(S->gen, S->sq, down, j, &S->masks[down][j], &S->scores[down][j]);
+            }
+            p = pos + 1, j = i + step;
+            while (p < limit && S->sq[j]) {
+                p++, j += step;
+            }
+            if (p < limit) {
+                log_cross(S, down, j);
+                cross_check_square(S->gen, S->sq, down, j, &S->masks[down][j], &S->scores[down][j]);
+            }
+        }
+        set_anchor(S, i, 0);
+        if (c > 0 && !S->sq[i - 1]) {
+            set_anchor(S, i - 1, 1);
+        }
+        if (c + 1 < cols && !S->sq[i + 1]) {
+            set_anchor(S, i + 1, 1);
+        }
+        if (r > 0 && !S->sq[i - cols]) {
+            set_anchor(S, i - cols, 1);
+        }
+        if (r + 1 < rows && !S->sq[i + cols]) {
+            set_anchor(S, i + cols, 1);
+        }
+    }
+}
+
+static void undo_to(Search *S, size_t mark) {
+    while (S->undo_count > mark) {
+        const Undo *u = &S->undo[--S->undo_count];
+        if (u->what == UNDO_ANCHOR) {
+            S->anchor[u->index] = (uint8_t)u->mask;
+        } else {
+            S->masks[u->what][u->index] = u->mask;
+            S->scores[u->what][u->index] = u->score;
+        }
+    }
+}
+
+/* Every anchor and cross-check from scratch (as generate_all finds them). */
+static void refresh_all(Search *S) {
+    const LayoutObject *L = S->layout;
+    int rows = L->rows, cols = L->cols, n = rows * cols, empty = 1;
+    for (int i = 0; i < n; i++) {
+        int r = i / cols, c = i % cols;
+        empty &= !S->sq[i];
+        S->anchor[i] = !S->sq[i] && ((c > 0 && S->sq[i - 1]) || (c + 1 < cols && S->sq[i + 1]) ||
+                                     (r > 0 && S->sq[i - cols]) || (r + 1 < rows && S->sq[i + cols]));
+        for (int down = 0; down < 2; down++) {
+            cross_check_square(S->gen, S->sq, down, i, &S->masks[down][i], &S->scores[down][i]);
+        }
+    }
+    if (empty) {
+        S->anchor[L->centre] = 1;
+    }
+    S->undo_count = 0;
+}
+
 /* Put the move's new tiles on the board, from the mover's rack (the squares go to *P). */
 static void play_tiles(Search *S, const Record *r, Ply *P) {
     P->nplaced = 0;
+    P->undo_mark = S->undo_count;
     for (int k = 0; k < r->length; k++) {
         int i = square_of(S, r, k);
         if (S->sq[i]) {
@@ -193,9 +308,11 @@ static void play_tiles(Search *S, const Record *r, Ply *P) {
         int tile = (code & BLANK_BIT) ? 0 : code;
         rack_take(S, S->me, tile, S->layout->values[tile]);
     }
+    refresh_around(S, P->placed, P->nplaced);
 }
 
 static void unplay_tiles(Search *S, Ply *P) {
+    undo_to(S, P->undo_mark);
     for (int k = P->nplaced - 1; k >= 0; k--) {
         int i = P->placed[k];
         uint8_t code = S->sq[i];
@@ -205,6 +322,23 @@ static void unplay_tiles(Search *S, Ply *P) {
         rack_give(S, S->me, tile, S->layout->values[tile]);
     }
     P->nplaced = 0;
+}
+
+/* Every move for the side to move into the sink, from the anchors and cross-checks kept. */
+static void generate_here(Search *S) {
+    const uint32_t *masks[2] = {S->masks[0], S->masks[1]};
+    const int64_t *scores[2] = {S->scores[0], S->scores[1]};
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    Search *copy = malloc(sizeof *copy);
+    memcpy(copy, S, sizeof *copy);
+    refresh_all(copy);
+    if (memcmp(copy->anchor, S->anchor, sizeof S->anchor) || memcmp(copy->masks, S->masks, sizeof S->masks) ||
+        memcmp(copy->scores, S->scores, sizeof S->scores)) {
+        abort();
+    }
+    free(copy);
+#endif
+    generate_prepared(S->gen, S->sq, S->anchor, masks, scores);
 }
 
 static void prepare_gen(Search *S, Sink *sink) {
@@ -234,7 +368,7 @@ static int list_moves(Search *S, Ply *P) {
     sink.items = P->moves;
     sink.cap = P->cap;
     prepare_gen(S, &sink);
-    generate_all(S->gen, S->sq);
+    generate_here(S);
     P->moves = sink.items;
     P->cap = sink.cap;
     P->count = sink.count;
@@ -378,6 +512,7 @@ static int64_t playout(Search *S) {
     memcpy(face, S->face, sizeof face);
     memcpy(rack_key, S->rack_key, sizeof rack_key);
     int me = S->me, s = S->s;
+    size_t mark = S->undo_count;
     int placed[2 * MAX_RACK];
     int nplaced = 0;
     int64_t total = 0, sign = 1;
@@ -386,7 +521,7 @@ static int64_t playout(Search *S) {
         S->best_sink.count = 0;
         S->best_sink.total = 0;
         prepare_gen(S, &S->best_sink);
-        generate_all(S->gen, S->sq);
+        generate_here(S);
         int64_t opponent_face = S->face[S->me ^ 1];
         if (S->best_sink.count == 0) {
             if (S->s + 1 >= S->limit) {
@@ -415,6 +550,7 @@ static int64_t playout(Search *S) {
         S->me ^= 1;
         sign = -sign;
     }
+    undo_to(S, mark);
     for (int k = 0; k < nplaced; k++) {
         S->sq[placed[k]] = 0;
     }
@@ -919,6 +1055,7 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
             S->board_key ^= Z_SQUARE[i][S->sq[i]];
         }
     }
+    refresh_all(S);
     for (int p = 0; p < 2; p++) {
         for (int c = 0; c < RACK_CODES; c++) {
             S->tiles[p] += S->rack[p][c];
@@ -1008,7 +1145,9 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
             failed = 1;
             S->fail_memory = 1;
         } else {
-            memcpy(root_moves, P0->moves, R.count * sizeof(Record));
+            if (R.count > 0) {
+                memcpy(root_moves, P0->moves, R.count * sizeof(Record));
+            }
             memset(&root_moves[R.count], 0, sizeof(Record));
             root_moves[R.count].kind = KIND_PASS;
             int stopped_before = S->stop;

@@ -248,91 +248,102 @@ static void gen_left(Gen *G, int pos, uint32_t state, int64_t main, int64_t mult
     }
 }
 
-/* Per square, for moves running `down` (else across): the letters the perpendicular word
- * allows there and that word's face value without the new tile (-1: no perpendicular
- * neighbour, every letter allowed, no cross-word scored). */
+/* For moves running `down` (else across): the letters the perpendicular word allows on empty
+ * square i and that word's face value without the new tile (-1: no perpendicular neighbour,
+ * every letter allowed, no cross-word scored; an occupied square: every letter, -1). */
+static void cross_check_at(const LayoutObject *L, const uint8_t *sq, const uint32_t *g, uint32_t root,
+                           uint32_t dawg_root, int down, int i, uint32_t *mask_out, int64_t *score_out) {
+    int rows = L->rows, cols = L->cols;
+    int step = down ? 1 : cols, limit = down ? cols : rows;
+    *mask_out = ALL_LETTERS;
+    *score_out = -1;
+    if (sq[i]) {
+        return;
+    }
+    int pos = down ? i % cols : i / cols;
+    int has_before = pos > 0 && sq[i - step];
+    int has_after = pos + 1 < limit && sq[i + step];
+    if (!has_before && !has_after) {
+        return;
+    }
+    uint8_t before[MAX_SIDE], after[MAX_SIDE]; /* letters, nearest first */
+    int nb = 0, na = 0;
+    int64_t sum = 0;
+    for (int p = pos - 1, j = i - step; p >= 0 && sq[j]; p--, j -= step) {
+        before[nb++] = sq[j] & LETTER_MASK;
+        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+    }
+    for (int p = pos + 1, j = i + step; p < limit && sq[j]; p++, j += step) {
+        after[na++] = sq[j] & LETTER_MASK;
+        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+    }
+    *score_out = sum;
+    /* The word is rev(before) + L + after. Walk the longer side first: forwards in the
+     * DAWG (rev(before), then L, then after), or backwards in the GADDAG, which accepts a
+     * reversed word with no separator (rev(after), then L, then before). */
+    uint32_t state;
+    const uint8_t *tail;
+    int ntail, ok = 1;
+    if (na <= nb) {
+        state = dawg_root;
+        for (int k = nb - 1; k >= 0 && ok; k--) {
+            uint32_t m = g[state];
+            if (m & ((uint32_t)1 << before[k])) {
+                state = CHILD(g, state, m, before[k]);
+            } else {
+                ok = 0;
+            }
+        }
+        tail = after;
+        ntail = na;
+    } else {
+        state = root;
+        for (int k = na - 1; k >= 0 && ok; k--) {
+            uint32_t m = g[state];
+            if (m & ((uint32_t)1 << after[k])) {
+                state = CHILD(g, state, m, after[k]);
+            } else {
+                ok = 0;
+            }
+        }
+        tail = before;
+        ntail = nb;
+    }
+    uint32_t allowed = 0;
+    if (ok) {
+        uint32_t mask = g[state];
+        uint32_t letters = mask & ALL_LETTERS;
+        while (letters) {
+            int code = highest_bit(letters);
+            letters ^= (uint32_t)1 << code;
+            uint32_t end = CHILD(g, state, mask, code);
+            int k = 0;
+            for (; k < ntail; k++) {
+                uint32_t m = g[end];
+                if (!(m & ((uint32_t)1 << tail[k]))) {
+                    break;
+                }
+                end = CHILD(g, end, m, tail[k]);
+            }
+            if (k == ntail && (g[end] & FINAL_BIT)) {
+                allowed |= (uint32_t)1 << code;
+            }
+        }
+    }
+    *mask_out = allowed;
+}
+
+/* Per square, for moves running `down` (else across): cross_check_at for every square. */
 static void cross_checks(const LayoutObject *L, const uint8_t *sq, const uint32_t *g, uint32_t root, uint32_t dawg_root,
                          int down, uint32_t *masks, int64_t *scores) {
-    int rows = L->rows, cols = L->cols, n = rows * cols;
-    int step = down ? 1 : cols, limit = down ? cols : rows;
+    int n = L->rows * L->cols;
     for (int i = 0; i < n; i++) {
-        masks[i] = ALL_LETTERS;
-        scores[i] = -1;
-        if (sq[i]) {
-            continue;
-        }
-        int pos = down ? i % cols : i / cols;
-        int has_before = pos > 0 && sq[i - step];
-        int has_after = pos + 1 < limit && sq[i + step];
-        if (!has_before && !has_after) {
-            continue;
-        }
-        uint8_t before[MAX_SIDE], after[MAX_SIDE]; /* letters, nearest first */
-        int nb = 0, na = 0;
-        int64_t sum = 0;
-        for (int p = pos - 1, j = i - step; p >= 0 && sq[j]; p--, j -= step) {
-            before[nb++] = sq[j] & LETTER_MASK;
-            sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
-        }
-        for (int p = pos + 1, j = i + step; p < limit && sq[j]; p++, j += step) {
-            after[na++] = sq[j] & LETTER_MASK;
-            sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
-        }
-        scores[i] = sum;
-        /* The word is rev(before) + L + after. Walk the longer side first: forwards in the
-         * DAWG (rev(before), then L, then after), or backwards in the GADDAG, which accepts a
-         * reversed word with no separator (rev(after), then L, then before). */
-        uint32_t state;
-        const uint8_t *tail;
-        int ntail, ok = 1;
-        if (na <= nb) {
-            state = dawg_root;
-            for (int k = nb - 1; k >= 0 && ok; k--) {
-                uint32_t m = g[state];
-                if (m & ((uint32_t)1 << before[k])) {
-                    state = CHILD(g, state, m, before[k]);
-                } else {
-                    ok = 0;
-                }
-            }
-            tail = after;
-            ntail = na;
-        } else {
-            state = root;
-            for (int k = na - 1; k >= 0 && ok; k--) {
-                uint32_t m = g[state];
-                if (m & ((uint32_t)1 << after[k])) {
-                    state = CHILD(g, state, m, after[k]);
-                } else {
-                    ok = 0;
-                }
-            }
-            tail = before;
-            ntail = nb;
-        }
-        uint32_t allowed = 0;
-        if (ok) {
-            uint32_t mask = g[state];
-            uint32_t letters = mask & ALL_LETTERS;
-            while (letters) {
-                int code = highest_bit(letters);
-                letters ^= (uint32_t)1 << code;
-                uint32_t end = CHILD(g, state, mask, code);
-                int k = 0;
-                for (; k < ntail; k++) {
-                    uint32_t m = g[end];
-                    if (!(m & ((uint32_t)1 << tail[k]))) {
-                        break;
-                    }
-                    end = CHILD(g, end, m, tail[k]);
-                }
-                if (k == ntail && (g[end] & FINAL_BIT)) {
-                    allowed |= (uint32_t)1 << code;
-                }
-            }
-        }
-        masks[i] = allowed;
+        cross_check_at(L, sq, g, root, dawg_root, down, i, &masks[i], &scores[i]);
     }
+}
+
+void cross_check_square(const Gen *G, const uint8_t *sq, int down, int i, uint32_t *mask, int64_t *score) {
+    cross_check_at(G->layout, sq, G->g, G->root, G->dawg_root, down, i, mask, score);
 }
 
 static void generate_direction(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks,
@@ -443,6 +454,17 @@ void generate_all(Gen *G, const uint8_t *sq) {
     for (int down = 0; down < 2; down++) {
         cross_checks(L, sq, G->g, G->root, G->dawg_root, down, masks, scores);
         generate_direction(G, sq, anchor, masks, scores, down);
+    }
+}
+
+/* Every move for G->rack given each square's anchor flag and cross-checks for both
+ * directions (kept up to date by a caller that plays and unplays moves: the endgame). The
+ * same moves as generate_all; on an empty board the down moves are found, not mirrored. */
+void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *const masks[2],
+                       const int64_t *const scores[2]) {
+    G->mirror = 0;
+    for (int down = 0; down < 2; down++) {
+        generate_direction(G, sq, anchor, masks[down], scores[down], down);
     }
 }
 
