@@ -79,21 +79,3 @@ def leave_table(
     smoothing: float,
     /,
 ) -> bytes: ...
-def endgame(
-    lexicon: Lexicon,
-    layout: Layout,
-    squares: bytes,
-    mover: bytes,
-    opponent: bytes,
-    scoreless: int,
-    scoreless_limit: int,
-    out_gain: int,
-    out_loss: int,
-    stuck_loss: int,
-    plies: int,
-    top: int,
-    seconds: float,
-    tt_mb: int,
-    progress: Callable[[int, int, int, bytes | None], None] | None,
-    /,
-) -> tuple[int, int, int, list[tuple[int, bytes]], bytes]: ...

@@ -433,6 +433,27 @@ def test_the_time_limit_is_honoured_within_ten_percent(big_endgame, small_gaddag
     assert nodes > 0 and depth >= 1
 
 
+def test_a_limit_too_short_for_any_first_move_answers_with_the_first_in_static_order(big_endgame, small_gaddag):
+    board, mover, opponent, rules = big_endgame
+    status, depth, _, best, pv = solve(board, mover, opponent, small_gaddag, rules, seconds=1e-9, top=3)
+    assert (status, depth) == (CUT_TIME, 0)
+    first = min(_movegen_py.generate_moves(board, mover, small_gaddag, rules), key=rank_key)  # none goes out
+    assert [(value, decode(record)[2]) for value, record in best] == [(first[0], first)]
+    assert pv == best[0][1]
+
+
+def test_ctrl_c_in_the_progress_callback_is_an_interruption(big_endgame, small_gaddag):
+    """(Python runs the Ctrl-C handler in whatever Python code runs: the callback too.)"""
+    board, mover, opponent, rules = big_endgame
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    status, depth, _, best, pv = solve(board, mover, opponent, small_gaddag, rules, progress=interrupt)
+    assert (status, depth) == (INTERRUPTED, 1)
+    assert best and pv[: RECORD.size] == best[0][1]
+
+
 def test_ctrl_c_stops_the_search_with_the_best_so_far(big_endgame, small_gaddag):
     board, mover, opponent, rules = big_endgame
     timer = threading.Timer(0.3, _thread.interrupt_main)

@@ -20,8 +20,8 @@
  * handlers (Ctrl-C stops it with what it has) and, about every 0.2 s, the progress callback.
  *
  * Values: every score is below 2^57 (see movegen.c) and a side makes at most MAX_RACK scoring
- * moves, so |value| < 2^62 and the window bounds +-INF = +-(2^62 - 1)... are kept apart from
- * real values; windows are clamped so no sum overflows.
+ * moves, so |value| < 2^62 - 2^57 and the window bounds +-INF (INT64_MAX / 2) lie beyond any
+ * real value; windows are clamped to them, so no sum of a score and a bound overflows.
  */
 #include "scrab.h"
 
@@ -152,7 +152,6 @@ typedef struct {
     uint64_t nodes;
     /* control */
     int stop;
-    int hold; /* the first root move's value is always found (so there is a best move) */
     int fail_memory;
     double started, deadline, last_gil, last_progress;
     PyThreadState *thread;
@@ -418,6 +417,12 @@ static int call_progress(Search *S) {
     PyObject *result = PyObject_CallFunction(S->progress, "iKLN", S->depth_now, (unsigned long long)S->nodes,
                                              (long long)(S->have_best ? S->best_value : 0), best);
     if (result == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+            /* Ctrl-C while the callback ran (its handler runs in any Python code): a stop */
+            PyErr_Clear();
+            S->stop = STOP_INTERRUPT;
+            return 0;
+        }
         return -1;
     }
     Py_DECREF(result);
@@ -448,9 +453,6 @@ static void visit_python(Search *S, double now, int force_progress) {
 static int poll(Search *S) {
     if (S->stop) {
         return 1;
-    }
-    if (S->hold) {
-        return 0;
     }
     double now = now_seconds();
     if (S->deadline > 0 && now >= S->deadline) {
@@ -792,7 +794,6 @@ static int root_iteration(Search *S, Root *R, int depth, int *horizon) {
                 }
             }
         }
-        S->hold = 0; /* a first move has its value: from now on the search may stop */
     }
     free(tops);
     return 0;
@@ -1072,7 +1073,6 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     S->started = now_seconds();
     S->deadline = seconds > 0 ? S->started + seconds : 0;
     S->last_gil = S->last_progress = S->started;
-    S->hold = 1;
 
     Root R = {0};
     Line line = {0};
@@ -1115,9 +1115,23 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
             }
         }
         if (S->stop && R.listed == 0 && !S->fail_memory) {
-            /* no iteration finished: what the cut one found (the first move at least) */
+            /* no iteration finished: what the cut one found */
             memcpy(R.kept, R.value, (R.count + 1) * sizeof(int64_t));
             R.listed = rank_best(&R, R.kept, R.exact, R.order);
+            if (R.listed == 0) {
+                /* not even one first move valued: the first in static order, by its score
+                 * (exactly when it ends the game) */
+                int64_t value;
+                int next;
+                if (R.count == 0) { /* only the pass */
+                    value = S->s + 1 >= S->limit ? S->stuck_loss * (S->face[1] - S->face[0]) : 0;
+                } else if (!placement_ends(S, P0, &P0->moves[0], 0, &value, &next)) {
+                    value = P0->moves[0].score;
+                }
+                R.kept[0] = value;
+                R.order[0] = 0;
+                R.listed = 1;
+            }
         } else if (S->stop && !S->fail_memory) {
             /* the moves the cut iteration searched exactly update the last finished one's */
             for (uint32_t i = 0; i <= R.count; i++) {
