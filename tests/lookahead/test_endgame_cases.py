@@ -157,6 +157,29 @@ def test_a_placement_scoring_nothing_is_a_scoreless_turn(engine, scoreless, expe
     assert result.best[0].move.score == 0
 
 
+def test_a_placement_scoring_nothing_counts_deeper_in_the_tree(engine):
+    """The same rule at a later turn. A blank A at the centre; words AT, IS and TI. Mover ? I S,
+    opponent V (4, no word), 2 scoreless turns made (Scrabble).
+    - The blank as T, AT across (7, 8) or down (8, 7): 0 points, the third scoreless turn. The
+      opponent passes; IS across at (8, 8)-(8, 9) (I on the double letter: 2 + 1, and TI down
+      0 + 2) goes out: 0 + 5 + 4 + 4 = 13 (IS down at (8, 8)-(9, 8) after AT down alike).
+    - TI across (8, 7)-(8, 8) or down (7, 8)-(8, 8): 0 + 2 = 2; the opponent passes; IS with
+      the S (1 + 1) goes out: 2 + 2 + 8 = 12.
+    - Passing: the third; the opponent's pass the fourth. Now AT would be the fifth, and the
+      opponent's pass the sixth: 0 - 2 + 4 = 2. TI instead: 12. So passing is worth 12, not
+      13: an engine that let AT's 0 points reset the count there would find 13."""
+    rules = SCRABBLE
+    squares = board_with(rules, (7, 7, "a", False))
+    result = proven(rules, squares, rack("?IS"), rack("V"), ["AT", "IS", "TI"], engine, 2, 13, top=1000)
+    assert moves(rules, squares, result) == [
+        (tiles((7, 8, "t")), 13),
+        (tiles((8, 7, "t")), 13),
+        (tiles((8, 7, "t"), (8, 8, "I")), 12),
+        (tiles((7, 8, "t"), (8, 8, "I")), 12),
+        (PASSED, 12),
+    ]
+
+
 def test_stuck_tile_setup_beats_the_highest_score(engine):
     """The mover's Q cannot be played; the right first move sets up a spot for it.
 
