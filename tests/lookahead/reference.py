@@ -4,6 +4,8 @@ no pruning, no table, no ordering, straight from the definition of the endgame's
 
 from __future__ import annotations
 
+import operator
+
 from solver_cli.engine._movegen_py import generate_moves
 from solver_cli.engine.alphabet import BLANK_BIT
 from solver_cli.engine.board import Board
@@ -12,7 +14,8 @@ from solver_cli.engine.rules import Rules
 
 
 def face(rack: list[int], rules: Rules) -> int:
-    return sum(n * rules.values[code] for code, n in enumerate(rack) if code)
+    # The blank (index 0) is worth 0.
+    return sum(map(operator.mul, rack[1:], rules.values[1:]))
 
 
 def minimax(
