@@ -13,6 +13,7 @@ import re
 import pytest
 from click.testing import CliRunner
 from lookahead.reference import face, minimax
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.engine.alphabet import parse_rack
@@ -20,6 +21,10 @@ from solver_cli.engine.rules import load_rules
 from solver_cli.engine.unseen import unseen_tiles
 from solver_cli.formats.gcg_read import parse_gcg, read_gcg_text, replay_gcg
 from solver_cli.lexicon import load_lexicon
+
+# The Python twin's runs of these tests go to the soak step
+# (the solver's engines are compared in tests/lookahead/test_endgame_diff.py).
+pytestmark = python_engine_in_soak()
 
 VALUES = {"A": 1, "C": 3, "E": 1, "Q": 10, "R": 1, "S": 1, "T": 1}
 TILES = {"A": 3, "C": 1, "E": 1, "Q": 1, "R": 1, "S": 1, "T": 2}

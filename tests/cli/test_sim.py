@@ -11,9 +11,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.lookahead import sim
+
+# The Python twin's runs of these tests go to the soak step
+# (the simulation's engines are compared in tests/lookahead/test_sim.py).
+pytestmark = python_engine_in_soak()
 
 SMALL = ["boards/midgame.txt", "--rack", "RETAINS", "--candidates", "2", "--iterations", "4"]
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.engine.board import Board
@@ -24,6 +25,10 @@ from solver_cli.games.selfplay import (
     sim_move_seed,
 )
 from solver_cli.lookahead.sim import sim_candidates, simulate
+
+# The Python twin's runs of these tests go to the soak step
+# (the simulation's engines are compared in tests/lookahead/test_sim.py).
+pytestmark = python_engine_in_soak()
 
 BUDGET = SimBudget(iterations=12, plies=1, candidates=3)
 
