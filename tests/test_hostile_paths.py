@@ -55,7 +55,18 @@ COMMANDS: dict[str, list[str]] = {
     "check": ["check", "CAT", "--lexicon", "{words}", "--rules", "{rules}"],
     "selfplay": ["selfplay", "--games", "1", "--seed", "1", "--lexicon", "{words}", "--rules", "{rules}"],
     "boggle": ["boggle", "{grid}", "--lexicon", "{words}"],
-    "bench": ["bench", "--skip-build", "--skip-command", "--repeat", "1", "--runs", "1", "--lexicon", "{words}"],
+    "bench": [
+        "bench",
+        "--skip-build",
+        "--skip-command",
+        "--skip-endgames",
+        "--repeat",
+        "1",
+        "--runs",
+        "1",
+        "--lexicon",
+        "{words}",
+    ],
     "review": ["review", "{game}", "--lexicon", "{words}", "--rules", "{rules}"],
 }
 READS = {

@@ -74,7 +74,7 @@ def bench(
     Examples:
       scrab bench --skip-build --skip-endgames --repeat 3 --runs 3
       scrab bench --skip-build --skip-command --engine both --skip-endgames
-      scrab bench --skip-build --skip-command --endgames 200
+      scrab bench --skip-build --skip-command --endgames 3 --endgame-time-limit 5
     """
     from solver_cli.bench import dumps, run_bench
     from solver_cli.engine.movegen import chosen_engine
