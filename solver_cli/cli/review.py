@@ -102,7 +102,7 @@ def review(
       scrab review boards/example.gcg --player alice --top 3 --show-board 5
       scrab review boards/example.gcg --rank score
       scrab review boards/example.gcg --lexicon sowpods --json
-      scrab review boards/example.gcg --endgame --player bob
+      scrab review boards/example.gcg --endgame --player alice
     """
     refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the tables")
     check_rank(ctx, rank, leaves_path)
