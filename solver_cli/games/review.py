@@ -26,7 +26,8 @@ before it, the whole rack known, the opponent holding the unseen tiles) is also 
 exactly (``EndgameVerdict``): the best move, its value and the move played's (the final
 spread change from the player's side, both sides at their best from then on), and the
 points the move played lost. Those turns count in the summary's ``endgame_lost``, not its
-``given_up``.
+``given_up``. A turn whose searches the time limit cuts is marked not proven (its best move
+the best found so far, no exact loss) and keeps its equity figures.
 
 Values are points: whole numbers by score, and by equity exact to the thousandth (the
 engine counts equity in thousandths, ``engine.leaves.SCALE``), so ranks and ties are exact.
@@ -58,6 +59,7 @@ from solver_cli.engine.movegen import (
     KIND_OFFSET,
     KINDS,
     LENGTH_OFFSET,
+    PASS,
     PLACE,
     RECORD,
     Candidate,
@@ -67,7 +69,7 @@ from solver_cli.engine.movegen import (
 )
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.scoring import Move, build_move, other_move
-from solver_cli.engine.unseen import unseen_tiles
+from solver_cli.engine.unseen import unseen_tiles, valuation_for
 from solver_cli.errors import InputError
 from solver_cli.lookahead.endgame import EndgameResult
 
@@ -104,14 +106,53 @@ class Option:
 @dataclass(frozen=True)
 class EndgameVerdict:
     """A turn the endgame solver settled: the best move and its value, the value of the move
-    played, and the points it lost (all exact: final spread changes from the player's side)."""
+    played, and the points it lost (all exact: final spread changes from the player's side).
+
+    A turn whose searches were cut by the time limit is not ``proven``: ``best`` and
+    ``best_value`` are then the best found so far (a lower bound of the true best), and the
+    move played's ``value`` and ``lost`` are None: no exact figure was reached."""
 
     best: Option
     best_value: int
-    value: int
-    lost: int
+    value: int | None
+    lost: int | None
     nodes: int
     seconds: float
+    proven: bool = True
+
+
+@dataclass(frozen=True)
+class SimVerdict:
+    """A turn simulated (``simulate_turn``): the move played ranked among the candidates
+    simulated (the best by equity, and the move played when it is not among them) by their
+    mean points after the plies, the best of them, and the points the move played lost
+    (the best's mean minus its own, never below 0)."""
+
+    rank: int  # the move played's place in the standings, 1 the best
+    candidates: int  # candidates simulated
+    best: Option  # the best candidate (its value: the mean points)
+    best_mean: float
+    mean: float  # the move played's mean points
+    lost: float
+    added: bool  # the move played was not among the best by equity, and was added
+    iterations: int
+    stopped: str | None  # why the simulation ended (``lookahead.sim.REASONS``)
+    seconds: float
+
+
+@dataclass(frozen=True)
+class SimBudget:
+    """How each turn is simulated: the ``candidates`` best by equity, ``plies`` replies,
+    until ``iterations`` are done or ``time_limit`` seconds have passed (at least one), a
+    candidate behind at ``stop`` percent confidence dropped (None: never), draws seeded by
+    ``seed``."""
+
+    candidates: int = 5
+    plies: int = 2
+    iterations: int | None = None
+    time_limit: float | None = None
+    stop: int | None = 99
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -130,6 +171,7 @@ class TurnReview:
     bingo_available: bool = False
     bingo_missed: bool = False
     endgame: EndgameVerdict | None = None  # with ``endgame``, for a turn the solver settled
+    sim: SimVerdict | None = None  # with ``sim``, for a turn simulated
 
 
 @dataclass(frozen=True)
@@ -146,6 +188,10 @@ class PlayerSummary:
     bingos_missed: int
     phonies: int  # plays that formed a word not in the lexicon (withdrawn or not)
     endgame_lost: int | None = None  # with ``endgame``: the points lost on the turns settled exactly
+    endgame_unproven: int = 0  # with ``endgame``: the turns whose searches the time limit cut
+    sim_turns: int = 0  # with ``sim``: the turns simulated
+    sim_best: int = 0  # ... where the move played ranked first
+    sim_lost: float | None = None  # ... the mean points the moves played lost, summed
 
 
 @dataclass(frozen=True)
@@ -173,11 +219,18 @@ def review_game(
     players: Iterable[int] = (0, 1),
     progress: Callable[[int, int], None] | None = None,
     endgame: bool = False,
+    endgame_time_limit: float | None = None,
+    sim: SimBudget | None = None,
 ) -> GameReview:
     """Review every move (play, exchange, pass) of ``players`` in ``game``, ranked by score
     or, with ``leaves``, by equity; ``top`` candidates are kept per turn; with ``endgame``,
-    the turns the endgame solver can settle are valued exactly too.
-    ``progress(done, total)`` is called after each turn."""
+    the turns the endgame solver can settle are valued exactly too, each turn's searches
+    within ``endgame_time_limit`` seconds (None: no limit); with ``sim`` (which needs
+    ``leaves``), each turn reviewed is simulated too (``simulate_turn``).
+    ``progress(done, total)`` is called after each turn. Ctrl-C (a KeyboardInterrupt) comes
+    out as ``ReviewStopped`` holding the review of the turns done."""
+    if sim is not None and leaves is None:
+        raise ValueError("a simulation needs a leave table: its replies are chosen by equity")
     if top < 1:
         raise ValueError("top must be at least 1")
     wanted = set(players)
@@ -191,22 +244,38 @@ def review_game(
             )
         nicks = " or ".join(game.players[index] for index in (0, 1) if index in wanted)
         raise InputError(f"{game.source}: nothing to review: {nicks} made no move")
-    reviews = []
-    for done, turn in enumerate(chosen, 1):
-        review = review_turn(game, turn, gaddag, rules, leaves, top)
-        if endgame and review.reviewed:
-            verdict = settle_endgame(game, turn, gaddag, rules)
-            if verdict is not None:
-                review = replace(
-                    review, endgame=verdict, matched=verdict.lost == 0 and not turn.phonies and not turn.withdrawn
-                )
-        reviews.append(review)
-        if progress is not None:
-            progress(done, len(chosen))
-    summaries = tuple(_summary(game, index, reviews, endgame) for index in (0, 1) if index in wanted)
-    adjustments = tuple(t for t in game.turns if t.kind in ADJUSTMENTS and t.player in wanted)
-    ranking = "score" if leaves is None else "equity"
-    return GameReview(game, ranking, top, tuple(reviews), summaries, adjustments)
+    reviews: list[TurnReview] = []
+
+    def review_of(turns: list[TurnReview]) -> GameReview:
+        summaries = tuple(_summary(game, index, turns, endgame, sim is not None) for index in (0, 1) if index in wanted)
+        adjustments = tuple(t for t in game.turns if t.kind in ADJUSTMENTS and t.player in wanted)
+        ranking = "score" if leaves is None else "equity"
+        return GameReview(game, ranking, top, tuple(turns), summaries, adjustments)
+
+    try:
+        for done, turn in enumerate(chosen, 1):
+            review = review_turn(game, turn, gaddag, rules, leaves, top)
+            if endgame and review.reviewed:
+                verdict = settle_endgame(game, turn, gaddag, rules, time_limit=endgame_time_limit)
+                if verdict is not None:
+                    matched = verdict.lost == 0 and not turn.phonies and not turn.withdrawn
+                    review = replace(review, endgame=verdict, matched=matched if verdict.proven else review.matched)
+            if sim is not None and review.reviewed and leaves is not None:
+                review = replace(review, sim=simulate_turn(game, turn, gaddag, rules, leaves, sim))
+            reviews.append(review)
+            if progress is not None:
+                progress(done, len(chosen))
+    except KeyboardInterrupt:
+        raise ReviewStopped(review_of(reviews)) from None
+    return review_of(reviews)
+
+
+class ReviewStopped(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a review: ``review`` holds the turns reviewed before it."""
+
+    def __init__(self, review: GameReview):
+        super().__init__(f"review stopped after {len(review.turns)} turns")
+        self.review = review
 
 
 def adjustments_json(review: GameReview) -> list[dict[str, object]]:
@@ -377,7 +446,9 @@ def _option(board: Board, rules: Rules, rack: list[int], c: Candidate, valuation
     return Option(kind, move.text, value, 0, move=None, exchanged=move.exchanged, leave_value=leave_value)
 
 
-def _summary(game: GameRecord, player: int, reviews: list[TurnReview], endgame: bool = False) -> PlayerSummary:
+def _summary(
+    game: GameRecord, player: int, reviews: list[TurnReview], endgame: bool = False, sim: bool = False
+) -> PlayerSummary:
     mine = [r for r in reviews if r.turn.player == player]
     done = [r for r in mine if r.reviewed]
     plays = [t for t in game.turns if t.player == player and t.kind == "play"]
@@ -390,12 +461,21 @@ def _summary(game: GameRecord, player: int, reviews: list[TurnReview], endgame: 
         reviewed=len(done),
         matched=sum(1 for r in done if r.matched),
         # Equity is exact to the thousandth: no float dust (0.1 + 0.2) in the total.
-        given_up=round(sum(r.given_up for r in done if r.endgame is None), 3),
+        given_up=round(sum(r.given_up for r in done if not _settled(r)), 3),
         bingos=sum(1 for t in plays if t.bingo and not t.withdrawn),
         bingos_missed=sum(1 for r in done if r.bingo_missed),
         phonies=sum(1 for t in plays if t.phonies),
-        endgame_lost=sum(r.endgame.lost for r in done if r.endgame is not None) if endgame else None,
+        endgame_lost=sum(r.endgame.lost or 0 for r in done if r.endgame is not None) if endgame else None,
+        endgame_unproven=sum(1 for r in done if r.endgame is not None and not r.endgame.proven),
+        sim_turns=sum(1 for r in done if r.sim is not None),
+        sim_best=sum(1 for r in done if r.sim is not None and r.sim.rank == 1),
+        sim_lost=round(sum(r.sim.lost for r in done if r.sim is not None), 3) if sim else None,
     )
+
+
+def _settled(review: TurnReview) -> bool:
+    """Whether the endgame solver valued the turn exactly (its loss then counts apart)."""
+    return review.endgame is not None and review.endgame.proven
 
 
 # --- the endgame: turns settled exactly ---------------------------------------------------------
@@ -414,11 +494,15 @@ def scoreless_before(game: GameRecord, number: int) -> int:
     return count
 
 
-def settle_endgame(game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules) -> EndgameVerdict | None:
+def settle_endgame(
+    game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules, time_limit: float | None = None
+) -> EndgameVerdict | None:
     """The exact verdict on ``turn`` (see ``EndgameVerdict``), or None when the endgame
     solver cannot settle it: tiles in the bag before it, a rack not wholly known, an
     exchange, no unseen tile, more unseen tiles than a rack holds (the record holds more
-    tiles than the set), or tiles played that the rack does not hold."""
+    tiles than the set), or tiles played that the rack does not hold. ``time_limit`` bounds
+    the turn's searches together (the best move's, then the reply to the move played); a
+    search it cuts leaves the verdict not ``proven``."""
     from solver_cli.lookahead.endgame import solve_endgame
 
     if turn.bag != 0 or turn.kind not in ("play", "pass") or not turn.full_rack or not turn.rack:
@@ -429,8 +513,15 @@ def settle_endgame(game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rule
     if not 0 < sum(unseen) <= rules.rack_size:
         return None
     scoreless = min(scoreless_before(game, turn.number), rules.scoreless_turns - 1)
-    solved = solve_endgame(board, rack, unseen, gaddag, rules, scoreless=scoreless)
+    solved = solve_endgame(board, rack, unseen, gaddag, rules, scoreless=scoreless, time_limit=time_limit)
     nodes, seconds = solved.nodes, solved.seconds
+    best = solved.best[0]
+    best_option = _endgame_option(board, rules, rack, best.move, best.value)
+    if not solved.proven:
+        return EndgameVerdict(best_option, best.value, None, None, nodes, seconds, proven=False)
+    # What the first search left of the limit (a moment at least: a reply that needs no search
+    # is still exact, one that does is then cut at once).
+    left_over = None if time_limit is None else max(time_limit - seconds, 1e-6)
     left = list(rack)
     after = list(board.squares)
     score = 0
@@ -443,13 +534,22 @@ def settle_endgame(game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rule
             return None
         score = turn.computed if turn.computed is not None else turn.score
     value, rest = _value_after(
-        Board(board.rows, board.cols, after), left, unseen, score, scoreless, turn.kind == "play", gaddag, rules
+        Board(board.rows, board.cols, after),
+        left,
+        unseen,
+        score,
+        scoreless,
+        turn.kind == "play",
+        gaddag,
+        rules,
+        left_over,
     )
     if rest is not None:
         nodes, seconds = nodes + rest.nodes, seconds + rest.seconds
-    best = solved.best[0]
+        if not rest.proven:
+            return EndgameVerdict(best_option, best.value, None, None, nodes, seconds, proven=False)
     return EndgameVerdict(
-        best=_endgame_option(board, rules, rack, best.move, best.value),
+        best=best_option,
         best_value=best.value,
         value=value,
         lost=max(0, best.value - value),
@@ -467,10 +567,12 @@ def _value_after(
     placed: bool,
     gaddag: Gaddag,
     rules: Rules,
+    time_limit: float | None = None,
 ) -> tuple[int, EndgameResult | None]:
     """The exact value of a move scoring ``score`` that leaves ``board`` and the rack
     ``left`` (by the game's definition: going out, the scoreless turns ending the game, or
-    the score minus the opponent's best from there), and the search it took (None if none)."""
+    the score minus the opponent's best from there), and the search it took (None if none;
+    the value is exact only if that search is ``proven`` within ``time_limit``)."""
     from solver_cli.lookahead.endgame import solve_endgame
 
     def face(rack: list[int]) -> int:
@@ -481,7 +583,7 @@ def _value_after(
     now = scoreless + 1 if score == 0 else 0
     if now >= rules.scoreless_turns:
         return score - rules.stuck_loss * (face(left) - face(opponent)), None
-    reply = solve_endgame(board, opponent, left, gaddag, rules, scoreless=now)
+    reply = solve_endgame(board, opponent, left, gaddag, rules, scoreless=now, time_limit=time_limit)
     return score - reply.value, reply
 
 
@@ -490,3 +592,123 @@ def _endgame_option(board: Board, rules: Rules, rack: list[int], move: Candidate
         played = build_move(board, rules, rack, move.down, move.line, move.start, move.codes)
         return Option("play", played.text, value, played.score, played.bingo, played)
     return Option("pass", "pass", value, 0)
+
+
+# --- simulation: the move played among simulated candidates ---------------------------------------
+
+
+def simulate_turn(
+    game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules, leaves: LeaveTable, budget: SimBudget
+) -> SimVerdict | None:
+    """``turn`` simulated (``lookahead.sim.simulate``, by mean points after ``budget.plies``):
+    the ``budget.candidates`` best moves by equity, and the move played when it is not among
+    them (a phony that stood is played out as it stood; a phony withdrawn is the pass it
+    became). None when the turn cannot be simulated: a rack not wholly known, an exchange
+    whose tiles the record hides, tiles played that the rack does not hold, or a record
+    holding more tiles than the set."""
+    from solver_cli.lookahead.sim import sim_candidates, simulate
+
+    if not turn.full_rack or turn.rack is None or (turn.kind == "exchange" and not turn.exchanged):
+        return None
+    board = game.board_before(turn.number)
+    rack = parse_rack(turn.rack, rules.rack_size) if turn.rack else [0] * 27
+    unseen = unseen_tiles(board, rack, rules)
+    if unseen.over or (turn.bag == 0 and unseen.total > rules.rack_size):
+        return None
+    played = _played_candidate(board, rack, turn, rules, leaves)
+    if played is None:
+        return None
+    best_by_equity = sim_candidates(board, rack, gaddag, rules, leaves, budget.candidates)
+    keys = [_candidate_key(board, c) for c in best_by_equity]
+    played_key = _candidate_key(board, played)
+    added = played_key not in keys
+    chosen = [*best_by_equity, played] if added else best_by_equity
+    mover = turn.player
+    result = simulate(
+        board,
+        rack,
+        gaddag,
+        rules,
+        leaves,
+        candidates=chosen,
+        plies=budget.plies,
+        iterations=budget.iterations,
+        time_limit=budget.time_limit,
+        stop=budget.stop,
+        seed=budget.seed,
+        spread=turn.scores[mover] - turn.scores[1 - mover],
+        scoreless=min(scoreless_before(game, turn.number), rules.scoreless_turns - 1),
+    )
+    standings = result.standings
+    rank = next(k for k, s in enumerate(standings, 1) if _candidate_key(board, s.candidate) == played_key)
+    top, mine = standings[0], standings[rank - 1]
+    valuation = turn_valuation(board, rack, turn, rules, leaves)
+    # Means to the thousandth (the outcomes' unit): no float dust in the figures shown.
+    best_mean, mean = round(top.mean, 3), round(mine.mean, 3)
+    best = replace(_option(board, rules, rack, top.candidate, valuation), value=best_mean)
+    return SimVerdict(
+        rank=rank,
+        candidates=len(standings),
+        best=best,
+        best_mean=best_mean,
+        mean=mean,
+        lost=round(max(0.0, best_mean - mean), 3),
+        added=added,
+        iterations=result.iterations,
+        stopped=result.stopped,
+        seconds=result.seconds,
+    )
+
+
+def _played_candidate(
+    board: Board, rack: list[int], turn: GameTurn, rules: Rules, leaves: LeaveTable
+) -> Candidate | None:
+    """The move played as a simulation candidate (its leave valued as the engine values the
+    candidates it ranks), None when the rack does not hold its tiles."""
+    valuation = valuation_for(board, rack, rules, leaves)
+    kept = list(rack)
+    if turn.kind == "pass" or (turn.kind == "play" and turn.withdrawn):
+        return Candidate(0, valuation.leave_term(kept, rules.values), PASS, False, 0, 0, ())
+    if turn.kind == "exchange":
+        thrown = sorted(BLANK if ch == "?" else ord(ch) - 64 for ch in turn.exchanged)
+        for code in thrown:
+            kept[code] -= 1
+        if min(kept) < 0:
+            return None
+        return Candidate(0, valuation.leave_term(kept, rules.values), EXCHANGE, False, 0, 0, tuple(thrown))
+    squares = list(board.squares)
+    cols = board.cols
+    for r, c, code in turn.placed:
+        kept[BLANK if code & BLANK_BIT else code & LETTER_MASK] -= 1
+        squares[r * cols + c] = code
+    if min(kept) < 0 or not turn.placed:
+        return None
+    # The main word: from the first tile placed back and on while the squares are filled.
+    down = turn.down
+    step = cols if down else 1
+    first = min(r * cols + c for r, c, _ in turn.placed)
+    limit = board.rows if down else cols
+    line, start = (first % cols, first // cols) if down else (first // cols, first % cols)
+    while start > 0 and squares[first - step]:
+        first, start = first - step, start - 1
+    codes = []
+    at, index = first, start
+    while index < limit and squares[at]:
+        codes.append(squares[at])
+        at, index = at + step, index + 1
+    score = turn.computed if turn.computed is not None else turn.score
+    return Candidate(score, valuation.leave_term(kept, rules.values), PLACE, down, line, start, tuple(codes))
+
+
+def _candidate_key(board: Board, c: Candidate) -> tuple[int, frozenset[tuple[int, int]]]:
+    """What a candidate does, whichever way it is written: its kind and the tiles it puts on
+    empty squares (a one-tile play found across is the same move recorded down)."""
+    if c.kind != PLACE:
+        return c.kind, frozenset(enumerate(c.codes))
+    cols = board.cols
+    placed = set()
+    for k, code in enumerate(c.codes):
+        square = (c.start + k) * cols + c.line if c.down else c.line * cols + c.start + k
+        if not board.squares[square]:
+            placed.add((square, code))
+    return c.kind, frozenset(placed)

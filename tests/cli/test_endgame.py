@@ -386,3 +386,35 @@ def test_review_endgame_table(tiny):
     assert "endgame" in text
     assert "Endgame points lost" in text
     assert "settled by the exact endgame solver" in text
+
+
+def test_review_endgame_time_limit_marks_a_cut_turn_unproven(tiny, world):
+    """A limit too short for any search: each endgame turn is marked not proven, with no
+    exact loss (value and lost null), keeps its equity figures, and counts as unproven; a
+    limit the searches fit in gives the exact loss (the reference's)."""
+    args = ["review", tiny / "game.gcg", *options(tiny), "--endgame"]
+    cut = json.loads(ok(*args, "--endgame-time-limit", "0.000001", "--json").stdout)
+    turns = {t["turn"]: t for t in cut["turns"]}
+    for number in (3, 4):
+        verdict = turns[number]["endgame"]
+        assert verdict["proven"] is False and verdict["value"] is None and verdict["lost"] is None
+        assert verdict["best"]["move"]
+    assert turns[3]["matched_best"] is False and turns[3]["given_up"] > 0  # the pass, by equity
+    for summary in cut["summary"]:
+        assert summary["endgame_unproven"] == 1 and summary["endgame_lost"] == 0
+    table = ok(*args, "--endgame-time-limit", "0.000001").stdout
+    assert table.count("endgame not proven") == 3  # the two turns and the note under the table
+    assert "Endgames not proven" in table and "settled by the exact endgame solver" not in table
+
+    settled = json.loads(ok(*args, "--endgame-time-limit", "60", "--json").stdout)
+    verdict = {t["turn"]: t for t in settled["turns"]}[3]["endgame"]
+    best3, board, rack, opponent = reference(world, 3)
+    rules, lexicon, _ = world
+    assert verdict["proven"] is True
+    assert verdict["lost"] == best3 + minimax(board, opponent, rack, lexicon.gaddag, rules, 1)
+    assert all(s["endgame_unproven"] == 0 for s in settled["summary"])
+
+
+def test_review_endgame_time_limit_needs_endgame(tiny):
+    result = invoke("review", tiny / "game.gcg", *options(tiny), "--endgame-time-limit", "5")
+    assert result.exit_code == 2 and "--endgame-time-limit applies only with --endgame" in result.stderr
