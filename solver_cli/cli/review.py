@@ -24,11 +24,16 @@ from solver_cli.cli._common import (
     progress_bar,
     rank_option,
     refuse_together,
+    require,
     save_svg,
+    stopped,
     to_click_error,
 )
 from solver_cli.cli._game import record_lexicon, record_rules_chooser, record_warnings_first, warn_problems
 from solver_cli.errors import InputError, ScrabError
+from solver_cli.lookahead.sim import DEFAULT_PLIES, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES
+
+DEFAULT_SIM_ITERATIONS = 200  # a turn's default budget: a few seconds for 5 candidates
 
 if TYPE_CHECKING:
     from rich.console import Console, JustifyMethod
@@ -37,7 +42,7 @@ if TYPE_CHECKING:
     from solver_cli.engine.history import GameRecord, GameTurn
     from solver_cli.engine.rules import Rules
     from solver_cli.engine.scoring import Move
-    from solver_cli.games.review import GameReview, Option, TurnReview
+    from solver_cli.games.review import GameReview, Option, SimBudget, TurnReview
 
 
 @click.command()
@@ -64,6 +69,52 @@ if TYPE_CHECKING:
     "move and the points the move played lost.",
 )
 @click.option(
+    "--endgame-time-limit",
+    type=click.FloatRange(min=0, min_open=True, max=86_400),
+    default=10.0,
+    show_default=True,
+    metavar="S",
+    help="With --endgame: seconds of search a turn; a turn not proven within them is marked so.",
+)
+@click.option(
+    "--sim",
+    is_flag=True,
+    help="Also simulate each turn reviewed (as scrab sim): the move played ranked among the best "
+    "moves by equity by their mean points after --sim-plies replies, and the points it lost.",
+)
+@click.option(
+    "--sim-candidates",
+    type=click.IntRange(1, MAX_CANDIDATES),
+    default=5,
+    show_default=True,
+    metavar="K",
+    help="With --sim: the K best moves by equity simulated, and the move played when not among them.",
+)
+@click.option(
+    "--sim-plies",
+    type=click.IntRange(1, MAX_PLIES),
+    default=DEFAULT_PLIES,
+    show_default=True,
+    metavar="P",
+    help="With --sim: replies played after each candidate.",
+)
+@click.option(
+    "--sim-iterations",
+    type=click.IntRange(1, MAX_ITERATIONS),
+    metavar="N",
+    help=f"With --sim: at most N iterations a turn (default: {DEFAULT_SIM_ITERATIONS}, unless --sim-time-limit "
+    "is given).",
+)
+@click.option(
+    "--sim-time-limit",
+    type=click.FloatRange(min=0, min_open=True, max=86_400),
+    metavar="S",
+    help="With --sim: at most S seconds a turn (the results then depend on the machine's speed).",
+)
+@click.option(
+    "--seed", type=int, default=None, help="With --sim: seed for the draws (default: a random seed, reported)."
+)
+@click.option(
     "--svg",
     "svg_path",
     metavar="FILE",
@@ -83,6 +134,13 @@ def review(
     top: int,
     show_boards: tuple[int, ...],
     endgame: bool,
+    endgame_time_limit: float,
+    sim: bool,
+    sim_candidates: int,
+    sim_plies: int,
+    sim_iterations: int | None,
+    sim_time_limit: float | None,
+    seed: int | None,
     svg_path: str | None,
     as_json: bool,
 ) -> None:
@@ -103,9 +161,15 @@ def review(
       scrab review boards/example.gcg --rank score
       scrab review boards/example.gcg --lexicon sowpods --json
       scrab review boards/example.gcg --endgame --player alice
+      scrab review boards/example.gcg --sim --player bob --sim-iterations 8 --seed 1
     """
     refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the tables")
     check_rank(ctx, rank, leaves_path)
+    require(ctx, ("endgame_time_limit", "--endgame-time-limit"), ("endgame", "--endgame"))
+    for name in ("sim_candidates", "sim_plies", "sim_iterations", "sim_time_limit", "seed"):
+        require(ctx, (name, "--" + name.replace("_", "-")), ("sim", "--sim"))
+    if sim and rank == "score":
+        raise click.UsageError("--sim cannot be used with --rank score: the play-outs choose each move by equity", ctx)
     if not game.strip():
         raise BadInput("the game-record argument is empty: give a GCG file, or - for standard input")
     if player is not None and not player.strip():
@@ -113,7 +177,19 @@ def review(
     if svg_path is not None:
         check_writable(svg_path, "--svg")
     from solver_cli.formats.gcg_read import parse_gcg, read_gcg_text, record_lexicon_name, replay_gcg
-    from solver_cli.games.review import review_game
+    from solver_cli.games.review import ReviewStopped, SimBudget, review_game
+    from solver_cli.games.selfplay import random_seed
+
+    budget = None
+    if sim:
+        budget = SimBudget(
+            candidates=sim_candidates,
+            plies=sim_plies,
+            iterations=sim_iterations or (None if sim_time_limit is not None else DEFAULT_SIM_ITERATIONS),
+            time_limit=sim_time_limit,
+            seed=random_seed() if seed is None else seed,
+        )
+    interrupted = False
 
     try:
         choose_rules = record_rules_chooser(ctx, rules)
@@ -142,40 +218,55 @@ def review(
         wanted = sum(1 for t in record.turns if t.player in players and t.kind in ("play", "exchange", "pass"))
         with progress_bar(not as_json and wanted > 0, "Reviewing moves", wanted, counted=True) as update:
             progress = (lambda done, _total: update(done)) if update is not None else None
-            result = review_game(
-                record,
-                lex.gaddag,
-                rule_set,
-                ranking.leaves,
-                top=top,
-                players=players,
-                progress=progress,
-                endgame=endgame,
-            )
+            try:
+                result = review_game(
+                    record,
+                    lex.gaddag,
+                    rule_set,
+                    ranking.leaves,
+                    top=top,
+                    players=players,
+                    progress=progress,
+                    endgame=endgame,
+                    endgame_time_limit=endgame_time_limit,
+                    sim=budget,
+                )
+            except ReviewStopped as exc:  # Ctrl-C or SIGTERM: the turns done so far
+                result, interrupted = exc.review, True
     except ScrabError as exc:
         raise to_click_error(exc) from None
 
     if as_json:
-        click.echo(json.dumps(review_json(result, rule_set, lex.name, show_boards, ranking)))
-        return
-    warn_problems(name, record.problems)
-    out = console(record=svg_path is not None)
-    print_review(result, rule_set, lex.name, out, ranking)
-    for number in show_boards:
-        print_turn_board(record, rule_set, number, out)
-    if svg_path is not None:
-        save_svg(out, svg_path, f"scrab review {name}")
+        click.echo(json.dumps(review_json(result, rule_set, lex.name, show_boards, ranking, budget)))
+    else:
+        warn_problems(name, record.problems)
+        out = console(record=svg_path is not None)
+        if result.turns:
+            print_review(result, rule_set, lex.name, out, ranking, budget)
+        for number in show_boards:
+            print_turn_board(record, rule_set, number, out)
+        if svg_path is not None:
+            save_svg(out, svg_path, f"scrab review {name}")
+    if interrupted:
+        count = len(result.turns)
+        raise stopped(f"after {count} of {wanted} turn{'s' if wanted != 1 else ''}; the review covers them")
 
 
 # --- JSON ------------------------------------------------------------------------------------
 
 
 def review_json(
-    result: GameReview, rules: Rules, lexicon: str, boards: tuple[int, ...], ranking: Ranking
+    result: GameReview,
+    rules: Rules,
+    lexicon: str,
+    boards: tuple[int, ...],
+    ranking: Ranking,
+    budget: SimBudget | None = None,
 ) -> dict[str, object]:
     from solver_cli.games.review import adjustments_json
 
     game = result.game
+    sim = {} if budget is None else {"sim": sim_settings_json(budget)}
     return {
         "game": game.source,
         "id": record_id(game),
@@ -183,6 +274,7 @@ def review_json(
         "lexicon": lexicon,
         "ranking": result.ranking,
         "leaves": ranking.table,
+        **sim,
         "pragmas": [{"name": key, "value": value} for key, value in game.pragmas],
         "players": [
             {"nick": game.players[i], "name": game.names[i], "final_score": game.final_scores[i]} for i in (0, 1)
@@ -201,12 +293,33 @@ def review_json(
                 "bingos": s.bingos,
                 "bingos_missed": s.bingos_missed,
                 "phonies": s.phonies,
-                **({"endgame_lost": s.endgame_lost} if s.endgame_lost is not None else {}),
+                **(
+                    {"endgame_lost": s.endgame_lost, "endgame_unproven": s.endgame_unproven}
+                    if s.endgame_lost is not None
+                    else {}
+                ),
+                **(
+                    {"sim_turns": s.sim_turns, "sim_best": s.sim_best, "sim_lost": s.sim_lost}
+                    if s.sim_lost is not None
+                    else {}
+                ),
             }
             for s in result.players
         ],
         "problems": [{"line": p.line, "turn": p.turn, "kind": p.kind, "message": p.message} for p in game.problems],
         "boards": [{"after_turn": n, "rows": game.board_after(n).to_rows()} for n in boards],
+    }
+
+
+def sim_settings_json(budget: SimBudget) -> dict[str, object]:
+    return {
+        "candidates": budget.candidates,
+        "plies": budget.plies,
+        "iterations": budget.iterations,
+        "time_limit": budget.time_limit,
+        "stop": budget.stop,
+        "seed": budget.seed,
+        "ranked_by": "spread",
     }
 
 
@@ -256,12 +369,27 @@ def turn_json(review: TurnReview, game: GameRecord) -> dict[str, object]:
     if review.endgame is not None:
         verdict = review.endgame
         out["endgame"] = {
+            "proven": verdict.proven,
             "best": option_json(verdict.best),
             "best_value": verdict.best_value,
             "value": verdict.value,
             "lost": verdict.lost,
             "nodes": verdict.nodes,
             "seconds": round(verdict.seconds, 3),
+        }
+    if review.sim is not None:
+        simulated = review.sim
+        out["sim"] = {
+            "rank": simulated.rank,
+            "candidates": simulated.candidates,
+            "added": simulated.added,
+            "mean": round(simulated.mean, 3),
+            "best": option_json(simulated.best),
+            "best_mean": round(simulated.best_mean, 3),
+            "lost": simulated.lost,
+            "iterations": simulated.iterations,
+            "stopped": simulated.stopped,
+            "seconds": round(simulated.seconds, 3),
         }
     return out
 
@@ -386,7 +514,9 @@ def print_fitted(out: Console, layouts: list[list[_Column]], title: str) -> None
     out.print(table)
 
 
-def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, ranking: Ranking) -> None:
+def print_review(
+    result: GameReview, rules: Rules, lexicon: str, out: Console, ranking: Ranking, budget: SimBudget | None = None
+) -> None:
     """The turns, then the summary with one column per player. The position, word and
     score of a move, played or best, are never cut or wrapped: side by side in six columns
     (about 80 terminal columns for a club game), else stacked in three (about 50)."""
@@ -404,6 +534,13 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
     # the narrow layout: turn over rack, played over best, rank over points lost
     who, figures = _Column("Turn"), _Column("Rank", "right")
     moves = _Column(f"Played / {best_header.lower()}", wraps=True)
+    # With --sim: the move played's place among the candidates simulated, the best of them
+    # by mean points, and the mean points lost (in the narrow layout, under the others).
+    sim_rank, sim_best, sim_lost = (
+        _Column("Sim", "right"),
+        _Column("Sim best (mean)", wraps=True),
+        _Column("Sim lost", "right"),
+    )
     for r in result.turns:
         t = r.turn
         turn_text = f"{t.number:>{digits}} {game.players[t.player]}"
@@ -412,6 +549,7 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
         who.add(f"{turn_text}\n{t.rack or '-'}", turn_text, t.rack or "-")
         played_text, played_unit = _played(t, r.reviewed and r.bingo_missed)
         played.add(played_text, played_unit)
+        sim_units = _sim_cells(r, sim_rank, sim_best, sim_lost)
         if not r.reviewed:
             rank.add("-")
             best.add(Text(r.reason, style="dim"))
@@ -421,8 +559,9 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
             continue
         options = [f"{option.text} {_figure(option.value)}" for option in r.best]
         tied = f" ({r.tied_best} tied)" if r.tied_best > 1 else ""
-        if r.endgame is not None:
-            verdict = r.endgame
+        verdict = r.endgame
+        unproven = verdict is not None and not verdict.proven
+        if verdict is not None and verdict.proven:
             options = [f"{verdict.best.text} {verdict.best.score}, endgame {verdict.best_value:+d}"]
             tied = ""
         cell, stacked = Text(), Text.assemble(played_text)
@@ -433,40 +572,115 @@ def print_review(result: GameReview, rules: Rules, lexicon: str, out: Console, r
             if k == 0 and tied:
                 cell.append(tied, style="dim")
                 stacked.append(tied, style="dim")
+        if unproven:  # the time limit cut the search: the turn keeps its equity figures
+            cell.append("\n" + UNPROVEN, style="dim")
+            stacked.append("\n" + UNPROVEN, style="dim")
         rank_text = f"{r.rank}/{r.candidates}"
-        given_up = r.given_up if r.endgame is None else r.endgame.lost
+        given_up = r.given_up if verdict is None or not verdict.proven else verdict.lost
         lost_text = _figure(given_up) if given_up else "-"
         rank.add(rank_text)
-        best.add(cell, *options)
+        best.add(cell, *options, *([UNPROVEN] if unproven else []))
         lost.add(lost_text)
-        moves.add(stacked, played_unit, *(f"best {o}" for o in options))
-        figures.add(f"{rank_text}\nlost {lost_text}" if given_up else rank_text)
+        extra = [f"best {o}" for o in options] + ([UNPROVEN] if unproven else [])
+        if r.sim is not None:
+            stacked.append("\n" + sim_units[0], style="dim")
+            extra.append(sim_units[0])
+        moves.add(stacked, played_unit, *extra)
+        figure_text = f"{rank_text}\nlost {lost_text}" if given_up else rank_text
+        if r.sim is not None:
+            figure_text += f"\nsim {sim_units[1]}" + (f"\nlost {sim_units[2]}" if r.sim.lost else "")
+        figures.add(figure_text)
     game_id = record_id(game)
     source = f"{game.source} (#id {game_id})" if game_id else game.source
     title = f"{source}: {scores}, ranked by {ranking.phrase}  ({rules.name}, {lexicon})"
-    print_fitted(out, [[turn, rack, played, rank, best, lost], [who, moves, figures]], title)
-    if any(r.endgame is not None for r in result.turns):
+    wide = [turn, rack, played, rank, best, lost]
+    if budget is not None:
+        wide += [sim_rank, sim_best, sim_lost]
+    print_fitted(out, [wide, [who, moves, figures]], title)
+    if any(r.endgame is not None and r.endgame.proven for r in result.turns):
         print_wrapped(
             out,
             "Turns with an endgame value were settled by the exact endgame solver: the best move, its value "
             "(the final spread change with both sides at their best) and the points the move played lost.",
         )
+    if any(r.endgame is not None and not r.endgame.proven for r in result.turns):
+        print_wrapped(
+            out,
+            f'"{UNPROVEN}": the endgame search was cut by its time limit (--endgame-time-limit) before it '
+            "proved a value; the turn keeps its equity figures.",
+        )
+    if budget is not None:
+        print_wrapped(out, sim_note(budget))
 
     # One column per player and a row per figure: narrow at any width, however many figures.
     figures = _Column("")
     lost_name = "Points lost" if result.ranking == "score" else "Equity lost"
     endgame = any(s.endgame_lost is not None for s in result.players)
+    unproven = any(s.endgame_unproven for s in result.players)
+    simulated = any(s.sim_lost is not None for s in result.players)
     names = ["Score", "Moves", "Reviewed", "Best found", lost_name, "Bingos", "Bingos missed", "Phonies"]
-    for name in names + (["Endgame points lost"] if endgame else []):
+    names += ["Endgame points lost"] if endgame else []
+    names += ["Endgames not proven"] if unproven else []
+    names += ["Simulated", "Best by simulation", "Sim points lost"] if simulated else []
+    for name in names:
         figures.add(name)
     summary = [figures]
     for s in result.players:
         column = _Column(s.nick, "right")
-        values = [s.score, s.turns, s.reviewed, s.matched, s.given_up, s.bingos, s.bingos_missed, s.phonies]
-        for value in values + ([s.endgame_lost] if endgame else []):
+        values: list[float | None] = [
+            s.score,
+            s.turns,
+            s.reviewed,
+            s.matched,
+            s.given_up,
+            s.bingos,
+            s.bingos_missed,
+            s.phonies,
+        ]
+        values += [s.endgame_lost] if endgame else []
+        values += [s.endgame_unproven] if unproven else []
+        values += [s.sim_turns, s.sim_best, s.sim_lost] if simulated else []
+        for value in values:
             column.add(_figure(value))
         summary.append(column)
     print_fitted(out, [summary], "Summary")
+
+
+UNPROVEN = "endgame not proven"
+
+
+def _sim_cells(r: TurnReview, rank: _Column, best: _Column, lost: _Column) -> tuple[str, str, str]:
+    """The turn's simulation in the wide layout's three columns; (the best, the rank, the
+    points lost) as the narrow layout shows them."""
+    simulated = r.sim
+    if simulated is None:
+        for column in (rank, best, lost):
+            column.add("-")
+        return "", "", ""
+    best_text = f"{simulated.best.text} {simulated.best_mean:.1f}"
+    rank_text = f"{simulated.rank}/{simulated.candidates}"
+    lost_text = f"{simulated.lost:.1f}" if simulated.lost else "-"
+    rank.add(rank_text)
+    best.add(best_text, best_text)
+    lost.add(lost_text)
+    return f"sim best {best_text}", rank_text, lost_text
+
+
+def sim_note(budget: SimBudget) -> str:
+    budget_text = " and ".join(
+        part
+        for part in (
+            f"{budget.iterations:,} iterations" if budget.iterations is not None else "",
+            f"{budget.time_limit:g} s" if budget.time_limit is not None else "",
+        )
+        if part
+    )
+    plies = f"{budget.plies} {'ply' if budget.plies == 1 else 'plies'}"
+    return (
+        f"Sim: the move played's place among the {budget.candidates} best moves by equity (and itself when not "
+        f"among them), simulated {plies} ahead, at most {budget_text} a turn, seed {budget.seed}; ranked by mean "
+        "points, which the sim's best and the points lost are in."
+    )
 
 
 def print_turn_board(game: GameRecord, rules: Rules, number: int, out: Console) -> None:

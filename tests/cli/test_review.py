@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.cli._game import record_lexicon
@@ -437,3 +438,119 @@ def test_a_control_character_in_a_rack_is_refused_not_read_as_a_blank(runner, tm
     record.write_text("#player1 a Al\n#player2 b Bob\n>a: AEGIL\x01Y 8H AGLEY +26 26\n")
     line = fails(runner, "review", str(record))
     assert line.startswith(f"Error: {record}, line 3:") and "\x01" not in line
+
+
+# ---------------------------------------------------------------------------------------------
+# scrab review --sim (native only in the plain run: the twin's play-outs take minutes, and the
+# simulation's engines are compared in tests/lookahead)
+
+# Ben's rack BEJKOUX after Ann's RETAINS: E5 JUK(E)BOX scores 108, no other move 40 (the best
+# by equity after it: 9F OX, 36). Simulated two plies ahead, the bingo stays ahead by far.
+HAND_MADE = """#character-encoding UTF-8
+#player1 ann Ann
+#player2 ben Ben
+>ann: AEINRST 8D RETAINS +66 66
+>ben: BEJKOUX {move}
+"""
+JUKEBOX = "E5 JUK.BOX +108 108"
+BLUNDER = "7C KOB +20 20"  # 20 points, keeping EJUX, where the bingo is 108
+SIM = ("--sim", "--player", "ben", "--sim-candidates", "3", "--sim-iterations", "30", "--seed", "7")
+
+
+def hand_made(tmp_path, move):
+    path = tmp_path / "game.gcg"
+    path.write_text(HAND_MADE.format(move=move), encoding="utf-8")
+    return str(path)
+
+
+@python_engine_in_soak()
+def test_review_sim_ranks_the_best_move_played_first(runner, tmp_path):
+    data = run_json(runner, "review", hand_made(tmp_path, JUKEBOX), *SIM)
+    assert data["sim"] == {
+        "candidates": 3,
+        "plies": 2,
+        "iterations": 30,
+        "time_limit": None,
+        "stop": 99,
+        "seed": 7,
+        "ranked_by": "spread",
+    }
+    (turn,) = data["turns"]
+    sim = turn["sim"]
+    assert sim["rank"] == 1 and sim["candidates"] == 3 and sim["added"] is False
+    assert sim["best"]["move"] == "E5 JUK(E)BOX" and sim["lost"] == 0 and sim["mean"] == sim["best_mean"]
+    assert sim["iterations"] == 30 and sim["stopped"] == "iterations"
+    (summary,) = data["summary"]
+    assert (summary["sim_turns"], summary["sim_best"], summary["sim_lost"]) == (1, 1, 0)
+
+
+@python_engine_in_soak()
+def test_review_sim_finds_a_clear_blunder(runner, tmp_path):
+    """KOB for 20 is not among the 3 best by equity: it is added, ranks last, and loses most of
+    the bingo's 108 points (the replies cannot give back 50)."""
+    data = run_json(runner, "review", hand_made(tmp_path, BLUNDER), *SIM)
+    sim = data["turns"][0]["sim"]
+    assert sim["added"] is True and sim["candidates"] == 4 and sim["rank"] == 4
+    assert sim["best"]["move"] == "E5 JUK(E)BOX"
+    assert sim["lost"] > 50 and sim["lost"] == round(sim["best_mean"] - sim["mean"], 3)
+    assert data["summary"][0]["sim_lost"] == sim["lost"] and data["summary"][0]["sim_best"] == 0
+    # The same seed, the same figures; the table shows them.
+    assert run_json(runner, "review", hand_made(tmp_path, BLUNDER), *SIM)["turns"][0]["sim"]["mean"] == sim["mean"]
+    table = runner.invoke(cli, ["review", hand_made(tmp_path, BLUNDER), *SIM], env={"COLUMNS": "160"}).stdout
+    assert "Sim best (mean)" in table and f"E5 JUK(E)BOX {sim['best_mean']:.1f}" in table and "4/4" in table
+    assert f"{sim['lost']:.1f}" in table and "seed 7" in table and "Sim points lost" in table
+    narrow = runner.invoke(cli, ["review", hand_made(tmp_path, BLUNDER), *SIM], env={"COLUMNS": "60"}).stdout
+    assert "sim 4/4" in narrow and f"sim best E5 JUK(E)BOX {sim['best_mean']:.1f}" in narrow
+
+
+@python_engine_in_soak()
+def test_review_sim_on_a_real_game(runner):
+    """boards/example.gcg: turn 10's INSECT (37) where ENTICES (75) was there ranks below it;
+    the phony withdrawn on turn 7 is simulated as the pass it became; every turn reviewed
+    is simulated, and a turn's figures agree with themselves."""
+    data = run_json(runner, "review", EXAMPLE, "--sim", "--player", "alice", "--sim-iterations", "20", "--seed", "1")
+    turns = {t["turn"]: t for t in data["turns"]}
+    assert all("sim" in t for t in turns.values() if t["reviewed"])
+    insect = turns[10]["sim"]
+    assert insect["rank"] > 1 and insect["best"]["move"] in ("M7 ENTICES", "I1 NICET(I)ES") and insect["lost"] > 20
+    withdrawn = turns[7]["sim"]
+    assert withdrawn["added"] is True and withdrawn["lost"] > 20
+    for t in turns.values():
+        sim = t["sim"]
+        assert 1 <= sim["rank"] <= sim["candidates"] <= 6 and sim["lost"] >= 0
+        assert sim["candidates"] == 5 + sim["added"]
+        if sim["rank"] == 1:
+            assert sim["lost"] == 0 and sim["mean"] == sim["best_mean"]
+
+
+@python_engine_in_soak()
+def test_review_sim_stopped_prints_the_turns_done(runner, monkeypatch):
+    """Ctrl-C during the third turn's simulation: the two turns done are printed, one
+    Stopped: line, exit 130."""
+    from solver_cli.games import review as library
+
+    calls = []
+    simulate_turn = library.simulate_turn
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return simulate_turn(*args, **kwargs)
+
+    monkeypatch.setattr(library, "simulate_turn", interrupted)
+    args = ["review", EXAMPLE, "--sim", "--player", "bob", "--sim-iterations", "4", "--seed", "1"]
+    result = runner.invoke(cli, [*args, "--json"])
+    assert result.exit_code == 130
+    assert [t["turn"] for t in json.loads(result.stdout)["turns"]] == [2, 4]
+    assert result.stderr.strip().splitlines()[-1] == "Stopped: after 2 of 13 turns; the review covers them"
+    calls.clear()
+    result = runner.invoke(cli, args, env={"COLUMNS": "160"})
+    assert result.exit_code == 130 and "JUT(E)" in result.stdout and "OH(I)A" not in result.stdout
+
+
+def test_review_sim_option_errors(runner):
+    assert "--sim-iterations applies only with --sim" in fails(runner, "review", EXAMPLE, "--sim-iterations", "5")
+    assert "--seed applies only with --sim" in fails(runner, "review", EXAMPLE, "--seed", "5")
+    line = fails(runner, "review", EXAMPLE, "--sim", "--rank", "score")
+    assert "--sim cannot be used with --rank score" in line

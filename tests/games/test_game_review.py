@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 from positions import reference_args
 from reference import reference_moves
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack
@@ -512,3 +513,35 @@ def test_an_empty_bag_with_more_tiles_unseen_than_a_rack_is_not_valued_by_equity
     assert all(other == review for other in reviews.values())  # the same answer from both engines
     # By score, the end of the game needs no opponent's rack: every turn is valued.
     assert all(r.reviewed for r in review_game(record, small_gaddag, rules).turns)
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulating a turn: the move played as a candidate
+
+
+@python_engine_in_soak()  # every move of 26 turns on the twin: long, and the engines agree above
+def test_the_move_played_is_simulated_as_the_engine_would_play_it(full_lexicon, table):
+    """The candidate a simulation plays for the move played is, for every play that stood,
+    one the engine generates (the same tiles, score and leave value, whichever direction the
+    record writes a one-tile play); a pass and an exchange keep what the rack keeps."""
+    from solver_cli.engine.movegen import EXCHANGE, PASS, PLACE, ranked_moves
+    from solver_cli.engine.unseen import valuation_for
+    from solver_cli.games.review import _candidate_key, _played_candidate
+
+    record = example_record(contains=full_lexicon.contains)
+    checked = {"play": 0, "pass": 0, "exchange": 0}
+    for turn in record.turns:
+        if turn.kind not in checked or turn.phonies:
+            continue
+        board = record.board_before(turn.number)
+        rack = parse_rack(turn.rack, 7)
+        played = _played_candidate(board, rack, turn, SCRABBLE, table)
+        assert played is not None
+        valuation = valuation_for(board, rack, SCRABBLE, table)
+        everything = ranked_moves(board, rack, full_lexicon.gaddag, SCRABBLE, valuation=valuation, keep=None)[1]
+        same = [c for c in everything if _candidate_key(board, c) == _candidate_key(board, played)]
+        assert same, turn.move_text
+        assert (same[0].score, same[0].leave, same[0].kind) == (played.score, played.leave, played.kind)
+        assert played.kind == {"play": PLACE, "pass": PASS, "exchange": EXCHANGE}[turn.kind]
+        checked[turn.kind] += 1
+    assert checked["play"] >= 20 and checked["exchange"] == 1
