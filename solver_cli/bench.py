@@ -56,6 +56,12 @@ COMMAND_POSITION = ("midgame.txt", "RETAINS")
 
 Report = Callable[[str], None]
 
+# The position issue #22's speed target names: boards/midgame.txt, SOWPODS; 10 candidates.
+SIM_POSITION = ("midgame.txt", "RETAINS", "sowpods", "scrabble")
+SIM_CANDIDATES = 10
+SIM_REPEATS = 3
+SIM_SEED = 1
+
 
 @dataclass
 class Figure:
@@ -115,6 +121,40 @@ class EndgameFigures:
 
 
 @dataclass
+class SimRate:
+    """Two-ply iterations a second over ``repeats`` runs: median, min and max, of the whole
+    ``simulate`` call (worker start-up included) and of the part after its first results came
+    in (the pool's start-up and the first chunk left out)."""
+
+    jobs: int
+    median: float
+    min: float
+    max: float
+    steady_median: float
+
+
+@dataclass
+class SimFigures:
+    """``lookahead.sim.simulate`` on one position, whatever it runs (the Python loop around
+    the move generator, or a rollout loop in C): ``candidates`` played out two plies, each
+    ``iterations`` times a run (one iteration, as issue #22 counts it: one candidate played
+    out two plies), nothing dropped, on one process and on two workers."""
+
+    position: str
+    rack: str
+    lexicon: str
+    engine: str
+    leaves: str
+    candidates: int
+    iterations: int  # per candidate, in each run
+    repeats: int
+    one_job: SimRate
+    two_jobs: SimRate | None  # None when the machine has one core
+    ratio: float | None  # two jobs' median rate over one job's
+    cpu_per_second: float  # one job's iterations per CPU second of this process (a loaded machine's fairer figure)
+
+
+@dataclass
 class BenchResult:
     lexicon: str
     python: str
@@ -128,6 +168,7 @@ class BenchResult:
     command_peak_memory_mb: float | None
     command_args: list[str]
     endgames: EndgameFigures | None = None
+    sim: SimFigures | None = None
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -276,9 +317,13 @@ def run_bench(
     endgames: int = 0,
     endgame_time_limit: float = 30.0,
     tt_mb: int | None = None,
+    sim_iterations: int = 0,
+    sim_repeats: int = SIM_REPEATS,
 ) -> BenchResult:
     """``engines``: the move generators to time (default: the one in use); ``endgames``:
-    how many of the shipped endgames to solve (on the first engine), 0 for none."""
+    how many of the shipped endgames to solve (on the first engine), 0 for none;
+    ``sim_iterations``: the iterations of each candidate in each simulation run, 0 for no
+    simulation figures, ``sim_repeats`` runs of it on each job count."""
     say = report or (lambda message: None)
     engines = engines or [chosen_engine()]
     if "native" in engines and not movegen.NATIVE_BUILT:
@@ -300,6 +345,7 @@ def run_bench(
         from solver_cli.lookahead.endgame import DEFAULT_TT_MB
 
         endgame_figures = measure_endgames(endgames, endgame_time_limit, tt_mb or DEFAULT_TT_MB, engines[0], say)
+    sim_figures = measure_sim(sim_iterations, say, sim_repeats) if sim_iterations else None
     name = build.lexicon if build else load_lexicon(lexicon, 15).name
     machine = f"{os.cpu_count()} cores, {sys.platform}"
     return BenchResult(
@@ -315,6 +361,7 @@ def run_bench(
         command_memory,
         shown,
         endgame_figures,
+        sim_figures,
     )
 
 
@@ -370,6 +417,87 @@ def measure_endgames(count: int, time_limit: float, tt_mb: int, engine: str, rep
         round(p95, 3),
         round(max(seconds), 3) if seconds else 0.0,
         int(statistics.median(nodes)) if nodes else 0,
+    )
+
+
+def measure_sim(iterations: int, report: Report, repeats: int = SIM_REPEATS) -> SimFigures:
+    """Simulate the midgame ``repeats`` times on one process, then on two workers (runs
+    alternating, so that the machine's drift falls on both alike): two-ply iterations a
+    second. The same seed each run, so each run does the same work."""
+    from solver_cli.formats.leavefile import table_for
+    from solver_cli.games import workers
+    from solver_cli.lookahead.sim import SimResult, simulate
+
+    file, rack_text, lexicon, rules_name = SIM_POSITION
+    rules = load_rules(rules_name)
+    board = parse_board(bench_file(file), rules, file)
+    rack = parse_rack(rack_text, rules.rack_size)
+    lex = load_lexicon(lexicon, max(rules.rows, rules.cols))
+    leaves, _note = table_for(rules_name, lexicon)
+    job_counts = [1, 2] if workers.max_jobs() >= 2 else [1]
+    rates: dict[int, list[float]] = {jobs: [] for jobs in job_counts}
+    steady: dict[int, list[float]] = {jobs: [] for jobs in job_counts}
+    cpu: list[float] = []
+    first: list[tuple[float, int]] = []  # when the run's first results came in, and how many
+
+    def note_first(result: SimResult) -> None:
+        if not first:
+            first.append((time.perf_counter(), result.iterations))
+
+    for run in range(repeats):
+        for jobs in job_counts:
+            report(f"simulation, {jobs} job{'s' if jobs > 1 else ''}, run {run + 1} of {repeats}")
+            first.clear()
+            started, cpu_started = time.perf_counter(), time.process_time()
+            result = simulate(
+                board,
+                rack,
+                lex.gaddag,
+                rules,
+                leaves,
+                candidates=SIM_CANDIDATES,
+                plies=2,
+                iterations=iterations,
+                stop=None,
+                seed=SIM_SEED,
+                jobs=jobs,
+                workers=workers,
+                progress=note_first,
+            )
+            ended = time.perf_counter()
+            played = result.iterations * len(result.standings)
+            rates[jobs].append(played / (ended - started))
+            if jobs == 1:
+                cpu.append(played / max(time.process_time() - cpu_started, 1e-9))
+            at, done = first[0] if first else (started, 0)
+            later = (result.iterations - done) * len(result.standings)
+            steady[jobs].append(later / (ended - at) if later and ended > at else rates[jobs][-1])
+
+    def rate(jobs: int) -> SimRate:
+        runs = rates[jobs]
+        return SimRate(
+            jobs,
+            round(statistics.median(runs), 1),
+            round(min(runs), 1),
+            round(max(runs), 1),
+            round(statistics.median(steady[jobs]), 1),
+        )
+
+    one = rate(1)
+    two = rate(2) if 2 in rates else None
+    return SimFigures(
+        position=file,
+        rack=rack_text,
+        lexicon=lex.name,
+        engine=chosen_engine(),
+        leaves=leaves.name,
+        candidates=SIM_CANDIDATES,
+        iterations=iterations,
+        repeats=repeats,
+        one_job=one,
+        two_jobs=two,
+        ratio=round(two.median / one.median, 2) if two is not None else None,
+        cpu_per_second=round(statistics.median(cpu), 1),
     )
 
 

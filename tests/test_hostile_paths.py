@@ -60,6 +60,7 @@ COMMANDS: dict[str, list[str]] = {
         "--skip-build",
         "--skip-command",
         "--skip-endgames",
+        "--skip-sim",
         "--repeat",
         "1",
         "--runs",

@@ -11,6 +11,8 @@ from solver_cli.cli._common import console, json_option, lexicon_option, to_clic
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from solver_cli.bench import BenchResult, Figure
 
 
@@ -44,6 +46,16 @@ if TYPE_CHECKING:
 )
 @click.option("--skip-endgames", is_flag=True, help="Do not time the endgame solver.")
 @click.option(
+    "--sim-iterations",
+    type=click.IntRange(min=1, max=100_000),
+    default=128,
+    show_default=True,
+    metavar="N",
+    help="Iterations of each of the 10 candidates in a simulation run (midgame, sowpods; --repeat runs on one "
+    "process and on two).",
+)
+@click.option("--skip-sim", is_flag=True, help="Do not time the simulation.")
+@click.option(
     "--engine",
     type=click.Choice(["native", "python", "both"]),
     default=None,
@@ -60,6 +72,8 @@ def bench(
     endgames: int,
     endgame_time_limit: float,
     skip_endgames: bool,
+    sim_iterations: int,
+    skip_sim: bool,
     engine: str | None,
     as_json: bool,
 ) -> None:
@@ -67,14 +81,16 @@ def bench(
 
     Figures are medians with min and max over repeated runs, on a fixed suite of positions
     (empty board, opening, mid-games, a crowded late board; 0, 1 and 2 blanks; Scrabble
-    and Words with Friends), and the exact endgame solver's time to a proven value on
-    endgames from sowpods self-play. Plain `scrab bench` measures everything; a quick look:
+    and Words with Friends), the exact endgame solver's time to a proven value on
+    endgames from sowpods self-play, and the simulation's two-ply iterations a second on
+    one process and on two. Plain `scrab bench` measures everything; a quick look:
 
     \b
     Examples:
-      scrab bench --skip-build --skip-endgames --repeat 3 --runs 3
-      scrab bench --skip-build --skip-command --engine both --skip-endgames
-      scrab bench --skip-build --skip-command --endgames 3 --endgame-time-limit 5
+      scrab bench --skip-build --skip-endgames --skip-sim --repeat 1 --runs 1
+      scrab bench --skip-build --skip-command --engine both --skip-endgames --skip-sim --repeat 1
+      scrab bench --skip-build --skip-command --endgames 1 --endgame-time-limit 1 --skip-sim --repeat 1
+      scrab bench --skip-build --skip-command --skip-endgames --sim-iterations 4 --repeat 1
     """
     from solver_cli.bench import dumps, run_bench
     from solver_cli.engine.movegen import chosen_engine
@@ -96,6 +112,8 @@ def bench(
             engines,
             endgames=0 if skip_endgames else endgames,
             endgame_time_limit=endgame_time_limit,
+            sim_iterations=0 if skip_sim else sim_iterations,
+            sim_repeats=repeat,
         )
     except ScrabError as exc:
         raise to_click_error(exc) from None
@@ -178,3 +196,32 @@ def print_bench(result: BenchResult) -> None:
         out.print(endgame)
         if e.proven < e.positions:
             out.print(f"{e.positions - e.proven:,} of them stopped at the {e.time_limit_s:g} s time limit, not proven.")
+    if result.sim is not None:
+        print_sim(out, result)
+
+
+def print_sim(out: Console, result: BenchResult) -> None:
+    from rich.table import Table
+
+    sim = result.sim
+    assert sim is not None
+    out.print(
+        f"Simulation ({sim.position} {sim.rack}, {sim.lexicon}, {sim.engine} engine): {sim.candidates} candidates x "
+        f"{sim.iterations:,} iterations a run, two plies; two-ply iterations a second, median of {sim.repeats} runs"
+    )
+    table = Table(header_style="bold")
+    for name in ("jobs", "median", "min-max", "after start-up", "x one job"):
+        table.add_column(name, justify="right")
+    for rate in (sim.one_job, sim.two_jobs):
+        if rate is None:
+            continue
+        ratio = "" if rate.jobs == 1 or sim.ratio is None else f"{sim.ratio:,.2f}"
+        table.add_row(
+            str(rate.jobs),
+            f"{rate.median:,.0f}",
+            f"{rate.min:,.0f}-{rate.max:,.0f}",
+            f"{rate.steady_median:,.0f}",
+            ratio,
+        )
+    out.print(table)
+    out.print(f"One job: {sim.cpu_per_second:,.0f} iterations per CPU second of the process.")

@@ -4,6 +4,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli.bench import POSITIONS
 from solver_cli.cli import cli
@@ -15,7 +16,8 @@ def test_bench_reports_every_field(tmp_path, small_words):
     words = tmp_path / "words.txt"
     words.write_text("\n".join(small_words) + "\n")
     result = CliRunner().invoke(
-        cli, ["bench", "--lexicon", str(words), "--repeat", "1", "--runs", "1", "--skip-endgames", "--json"]
+        cli,
+        ["bench", "--lexicon", str(words), "--repeat", "1", "--runs", "1", "--skip-endgames", "--skip-sim", "--json"],
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -34,13 +36,25 @@ def test_bench_reports_every_field(tmp_path, small_words):
         figures = p["engines"][chosen_engine()]
         assert p["moves"] > 0 and figures["every"]["median_ms"] > 0 and figures["best"]["median_ms"] > 0
     assert data["command_args"][:2] == ["scrab", "solve"] and "--json" in data["command_args"]
+    assert data["sim"] is None  # --skip-sim
 
 
 def test_bench_table(tmp_path, small_words):
     words = tmp_path / "words.txt"
     words.write_text("\n".join(small_words) + "\n")
     result = CliRunner().invoke(
-        cli, ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--skip-endgames"]
+        cli,
+        [
+            "bench",
+            "--lexicon",
+            str(words),
+            "--repeat",
+            "1",
+            "--skip-build",
+            "--skip-command",
+            "--skip-endgames",
+            "--skip-sim",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "cache load" in result.stdout and "Move generation and scoring" in result.stdout
@@ -55,7 +69,7 @@ def test_both_engines_side_by_side(tmp_path, small_words):
     words = tmp_path / "words.txt"
     words.write_text("\n".join(small_words) + "\n")
     args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--skip-endgames"]
-    args += ["--engine", "both"]
+    args += ["--engine", "both", "--skip-sim"]
     data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
     assert data["engines"] == ["native", "python"]
     assert all(set(p["engines"]) == {"native", "python"} for p in data["positions"])
@@ -67,16 +81,17 @@ def test_an_engine_that_is_not_built_is_a_clear_error(monkeypatch):
     from solver_cli.engine import movegen
 
     monkeypatch.setattr(movegen, "NATIVE_BUILT", False)
-    result = CliRunner().invoke(cli, ["bench", "--skip-build", "--skip-command", "--engine", "both"])
+    result = CliRunner().invoke(cli, ["bench", "--skip-build", "--skip-command", "--engine", "both", "--skip-sim"])
     assert result.exit_code == 2 and "native move generator is not built" in result.stderr
 
 
+@python_engine_in_soak()  # the twin's endgame searches: 15 s, and its values are compared in tests/lookahead
 def test_bench_endgames_section(tmp_path, small_words):
     """The endgame section solves the first N shipped endgames and reports how many were
     proven within the time limit, with the median, 95th percentile and max."""
     words = tmp_path / "words.txt"
     words.write_text("\n".join(small_words) + "\n")
-    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command"]
+    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--skip-sim"]
     args += ["--endgames", "2", "--endgame-time-limit", "1"]
     data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
     endgames = data["endgames"]
@@ -86,4 +101,44 @@ def test_bench_endgames_section(tmp_path, small_words):
     assert endgames["median_nodes"] > 0
     table = CliRunner().invoke(cli, args, env={"COLUMNS": "200"}).stdout
     assert "Exact endgames" in table and "95th percentile" in table
-    assert CliRunner().invoke(cli, [*args[:-4], "--skip-endgames", "--json"]).stdout.count('"endgames": null') == 1
+    assert (
+        CliRunner()
+        .invoke(cli, [*args[:-4], "--skip-endgames", "--skip-sim", "--json"])
+        .stdout.count('"endgames": null')
+        == 1
+    )
+
+
+@python_engine_in_soak()  # the twin's play-outs: long, and the simulation's engines are compared in tests/lookahead
+def test_bench_sim_section(tmp_path, small_words, monkeypatch):
+    """The sim section: two-ply iterations a second of ``simulate`` itself (whatever runs
+    inside it), --repeat runs on one process and on two, the medians, the ratio; in the table
+    and the JSON (--skip-sim leaves it out: test_bench_reports_every_field)."""
+    from solver_cli.lookahead import sim
+
+    calls = []
+    simulate = sim.simulate
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["jobs"])
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "simulate", counted)
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(small_words) + "\n")
+    args = ["bench", "--lexicon", str(words), "--repeat", "2", "--skip-build", "--skip-command", "--skip-endgames"]
+    args += ["--sim-iterations", "3"]
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)["sim"]
+    assert calls == [1, 2, 1, 2]  # the runs alternate
+    assert (figures["position"], figures["rack"], figures["lexicon"]) == ("midgame.txt", "RETAINS", "sowpods")
+    assert (figures["candidates"], figures["iterations"], figures["repeats"]) == (10, 3, 2)
+    one, two = figures["one_job"], figures["two_jobs"]
+    assert (one["jobs"], two["jobs"]) == (1, 2)
+    for rate in (one, two):
+        assert 0 < rate["min"] <= rate["median"] <= rate["max"] and rate["steady_median"] > 0
+    assert figures["ratio"] == round(two["median"] / one["median"], 2) and figures["cpu_per_second"] > 0
+    table = CliRunner().invoke(cli, [*args[:4], "1", *args[5:]], env={"COLUMNS": "200"}).stdout
+    assert "Simulation (midgame.txt RETAINS, sowpods" in table and "median of 1 runs" in table
+    assert "x one job" in table and "iterations per CPU second" in table
