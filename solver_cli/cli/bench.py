@@ -88,8 +88,7 @@ def bench(
     \b
     Examples:
       scrab bench --skip-build --skip-endgames --skip-sim --repeat 1 --runs 1
-      scrab bench --skip-build --skip-command --engine both --skip-endgames --skip-sim --repeat 1
-      scrab bench --skip-build --skip-command --endgames 1 --endgame-time-limit 1 --skip-sim --repeat 1
+      scrab bench --skip-build --skip-command --endgames 1 --endgame-time-limit 0.2 --skip-sim --repeat 1
       scrab bench --skip-build --skip-command --skip-endgames --sim-iterations 4 --repeat 1
     """
     from solver_cli.bench import dumps, run_bench

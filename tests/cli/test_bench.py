@@ -63,6 +63,7 @@ def test_bench_table(tmp_path, small_words):
         assert rack in result.stdout
 
 
+@python_engine_in_soak()  # --engine both times the two whatever SCRAB_ENGINE says: one run is enough
 @pytest.mark.skipif(not NATIVE_BUILT, reason="the native engine is not built")
 def test_both_engines_side_by_side(tmp_path, small_words):
     """--engine both: each position timed on both engines in one run, and the speed-up."""

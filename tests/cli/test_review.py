@@ -112,6 +112,7 @@ def units_of(data):
     return units
 
 
+@python_engine_in_soak()  # the layout is the engines' alike (their figures are compared elsewhere)
 @pytest.mark.parametrize("rank", ["score", "equity"])
 @pytest.mark.parametrize("top", ["1", "3"])
 @pytest.mark.parametrize("width", [80, 60])
@@ -279,6 +280,7 @@ def test_play_and_explain_at_a_turn(runner):
     assert trace["word"] == "ENTICES" and trace["score"] == 75
 
 
+@python_engine_in_soak()  # where the bar goes does not depend on the engine; two runs of the whole review
 def test_progress_bar_on_a_terminal_only(full_lexicon):
     """With stderr on a terminal the review shows its progress bar there; stdout holds the
     table alone; with --json nothing but the JSON is written."""
