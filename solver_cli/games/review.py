@@ -29,6 +29,12 @@ points the move played lost. Those turns count in the summary's ``endgame_lost``
 ``given_up``. A turn whose searches the time limit cuts is marked not proven (its best move
 the best found so far, no exact loss) and keeps its equity figures.
 
+With ``sim`` (a ``SimBudget``; equity only), each turn reviewed is also simulated
+(``simulate_turn``, on ``lookahead.sim.simulate``): the best moves by equity and the move
+played (added when it is not among them) played out a few plies over many draws, ranked by
+mean points; the ``SimVerdict`` gives the move played's rank, the best and the mean points
+lost. The review itself only builds the candidates and reads the standings.
+
 Values are points: whole numbers by score, and by equity exact to the thousandth (the
 engine counts equity in thousandths, ``engine.leaves.SCALE``), so ranks and ties are exact.
 
