@@ -178,10 +178,11 @@ def review(
         check_writable(svg_path, "--svg")
     from solver_cli.formats.gcg_read import parse_gcg, read_gcg_text, record_lexicon_name, replay_gcg
     from solver_cli.games.review import ReviewStopped, SimBudget, review_game
-    from solver_cli.games.selfplay import random_seed
 
     budget = None
     if sim:
+        from solver_cli.games.selfplay import random_seed
+
         budget = SimBudget(
             candidates=sim_candidates,
             plies=sim_plies,
