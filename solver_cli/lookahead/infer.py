@@ -262,7 +262,6 @@ class _Searcher:
     ):
         self.board, self.rules, self.gaddag = board, rules, gaddag
         self.valuation, self.engine, self.margin = valuation, engine, margin
-        self.values = rules.values
 
     def best(self, rack: list[int]) -> int:
         """The rack's best equity, in thousandths of a point (the pass is always a move)."""
@@ -272,7 +271,7 @@ class _Searcher:
     def placement(self, played: tuple[int, ...], score: int, leave: tuple[int, ...]) -> tuple[int, ...] | None:
         """``leave`` if the play is within the margin of the best for the rack it implies."""
         rack = [p + k for p, k in zip(played, leave, strict=True)]
-        recorded = score * SCALE + self.valuation.leave_term(leave, self.values)
+        recorded = score * SCALE + self.valuation.leave_term(leave, self.rules)
         return leave if recorded + self.margin >= self.best(rack) else None
 
     def exchange(self, rack: tuple[int, ...], thrown: int) -> tuple[int, ...] | None:
@@ -284,7 +283,7 @@ class _Searcher:
         for kept in sub_multisets(rack, sum(rack) - thrown):
             out = tuple(r - k for r, k in zip(rack, kept, strict=True))
             codes = tuple(code for code in range(CODES) for _ in range(out[code]))
-            key = (-self.valuation.leave_term(kept, self.values), out[BLANK], codes)
+            key = (-self.valuation.leave_term(kept, self.rules), out[BLANK], codes)
             if best_key is None or key < best_key:
                 best_kept, best_key = kept, key
         assert best_kept is not None and best_key is not None
