@@ -18,8 +18,8 @@ from solver_cli.cli._common import (
     note_jobs,
     print_wrapped,
     to_click_error,
-    warn,
 )
+from solver_cli.cli._game import warn_position
 from solver_cli.errors import InputError, ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_ITERATIONS
 
@@ -79,7 +79,6 @@ def run_sim(
     (None: when the opponent's last play is known, from a game record's turn) draws the
     opponent's racks from the inference of that play."""
     from solver_cli.engine.alphabet import parse_rack, rack_text
-    from solver_cli.engine.unseen import position_warnings
     from solver_cli.games import workers
     from solver_cli.games.selfplay import random_seed
     from solver_cli.lookahead.sim import SimStopped, simulate
@@ -102,8 +101,7 @@ def run_sim(
         raise BadInput(f"--rank win needs a win-probability table for {rule_set.name}; use --rank spread")
     objective = "points" if rank == "spread" or win_probability is None else "win"
     try:
-        for message in position_warnings(position.board, counts, rule_set, lex.contains, lex.name):
-            warn(message)
+        warn_position(position.board, counts, rule_set, lex)
         opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
         sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
     except ScrabError as exc:

@@ -17,9 +17,8 @@ from solver_cli.cli._common import (
     load_lexicon_for,
     progress_bar,
     to_click_error,
-    warn,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.cli._game import position_lexicon, rack_counts, read_game_position, turn_option, warn_position
 from solver_cli.cli._lastplay import described, move_line, recorded_move
 from solver_cli.errors import IllegalMove, InputError, ScrabError
 from solver_cli.lookahead.infer import DEFAULT_LIMIT, DEFAULT_MARGIN, MAX_LIMIT, MAX_MARGIN
@@ -96,15 +95,15 @@ def infer(
       scrab infer boards/example.gcg --turn 7
       scrab infer boards/empty.txt --rack EEILNOU --last-play '8D FAIRED' --json
     """
-    from solver_cli.cli.solve import rack_counts
     from solver_cli.engine.alphabet import rack_text
-    from solver_cli.engine.unseen import position_warnings, unseen_tiles
+    from solver_cli.engine.unseen import unseen_tiles
     from solver_cli.lookahead.infer import infer as run_infer
 
     if rack is not None and not rack.strip():
         raise BadInput("--rack is empty: give your rack, e.g. --rack 'AEIRST?' (quoted for the shell)")
     try:
         position, rule_set = read_game_position(ctx, board, rules, turn)
+        # (the record's word list is chosen, with its warning, before the move is checked)
         chosen_lexicon = position_lexicon(lexicon, position)
         game = position.game
         if game is not None:
@@ -124,8 +123,7 @@ def infer(
             lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
             play, shown = given_move(board_before, rule_set, lex, last_play)
         counts = rack_counts(rack, position, rule_set.rack_size)
-        for message in position_warnings(board_before, counts, rule_set, lex.contains, lex.name):
-            warn(message)
+        warn_position(board_before, counts, rule_set, lex)
         ranking = choose_ranking("equity", leaves_path, rule_set, chosen_lexicon)
         assert ranking.leaves is not None
         unseen = unseen_tiles(board_before, counts, rule_set)
