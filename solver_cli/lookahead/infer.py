@@ -91,6 +91,35 @@ class OpponentPlay:
         return cls(PASS)
 
 
+def parse_opponent_play(
+    board: Board, rules: Rules, text: str, contains: Callable[[str], bool], lexicon_name: str, name: str = "play"
+) -> tuple[OpponentPlay, str]:
+    """The opponent's move ``text`` on ``board`` and the move as it is shown: a placement in
+    standard notation (``8D FAIRED``: checked and scored; ``IllegalMove`` when the rules or
+    the lexicon do not allow it), ``exchange N`` (N tiles thrown back) or ``pass``. An
+    ``InputError`` for anything else names the value as ``name`` (the caller's parameter)."""
+    from solver_cli.engine.alphabet import CODE
+    from solver_cli.engine.play import check_play
+
+    words = text.split()
+    if [w.lower() for w in words] == ["pass"]:
+        return OpponentPlay.passed(), "pass"
+    if words and words[0].lower() == "exchange":
+        if len(words) != 2 or not (words[1].isascii() and words[1].isdigit() and len(words[1]) <= 2):
+            raise InputError(f"{name} {text!r}: give the number of tiles exchanged, e.g. 'exchange 3'")
+        count = int(words[1])
+        if not 1 <= count <= rules.rack_size:
+            raise InputError(f"{name} {text!r}: an exchange throws back 1 to {rules.rack_size} tiles")
+        return OpponentPlay.exchange(count), f"exchange {count}"
+    if len(words) != 2:
+        raise InputError(f"{name} {text!r}: give a position and a word (8D FAIRED), 'exchange N' or 'pass'")
+    played = check_play(board, rules, words[0], words[1], contains, lexicon_name)
+    tiles = [0] * (ALPHABET_SIZE + 1)
+    for tile in played.placed:
+        tiles[BLANK if tile.blank else CODE[tile.letter]] += 1
+    return OpponentPlay.placement(tiles, played.scored.score), f"{words[0].upper()} {words[1]}"
+
+
 @dataclass(frozen=True)
 class InferredLeave:
     """A leave the opponent may have kept: its tiles (27 counts), ``draws`` (the ways to draw
