@@ -430,6 +430,13 @@ def _text(value: object, what: str) -> str:
 # --- looking ahead --------------------------------------------------------------------------
 
 
+def _position(board: Board | LoadedPosition, rack: RackArg, rules: RulesArg) -> tuple[Rules, Board, list[int]]:
+    """The rule set, the board checked against it and the rack's counts: what every look-ahead
+    call starts from."""
+    rule_set = _rules(rules)
+    return rule_set, _board(board, rule_set), list(make_rack(rack, rule_set).counts)
+
+
 def endgame(
     board: Board | LoadedPosition,
     rack: RackArg,
@@ -453,9 +460,7 @@ def endgame(
     from solver_cli.engine.unseen import unseen_tiles
     from solver_cli.lookahead.endgame import DEFAULT_TT_MB, solve_endgame
 
-    rule_set = _rules(rules)
-    checked_board = _board(board, rule_set)
-    counts = list(make_rack(rack, rule_set).counts)
+    rule_set, checked_board, counts = _position(board, rack, rules)
     unseen = unseen_tiles(checked_board, counts, rule_set)
     _check_tiles(unseen.over, rule_set)
     if unseen.total > rule_set.rack_size:
@@ -504,9 +509,7 @@ def peg(
     are best first: by win rate (a draw counting half), then mean final spread."""
     from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, solve_pre_endgame
 
-    rule_set = _rules(rules)
-    checked_board = _board(board, rule_set)
-    counts = list(make_rack(rack, rule_set).counts)
+    rule_set, checked_board, counts = _position(board, rack, rules)
     if not isinstance(pessimistic, bool):
         raise InputError(f"pessimistic must be True or False, not {pessimistic!r}")
     lex = _lexicon(lexicon, rule_set)
@@ -558,9 +561,7 @@ def sim(
     ``scoreless``: the score difference and the scoreless turns in a row before the move."""
     from solver_cli.lookahead.sim import TableChance, simulate
 
-    rule_set = _rules(rules)
-    checked_board = _board(board, rule_set)
-    counts = list(make_rack(rack, rule_set).counts)
+    rule_set, checked_board, counts = _position(board, rack, rules)
     opponent = None if opponent_rack is None else list(make_rack(opponent_rack, rule_set).counts)
     for value, name in ((candidates, "candidates"), (plies, "plies"), (seed, "seed"), (spread, "spread")):
         if not isinstance(value, int) or isinstance(value, bool):
@@ -625,9 +626,7 @@ def infer(
     from solver_cli.lookahead.infer import DEFAULT_LIMIT, DEFAULT_MARGIN, parse_opponent_play
     from solver_cli.lookahead.infer import infer as _infer
 
-    rule_set = _rules(rules)
-    checked_board = _board(board, rule_set)
-    counts = list(make_rack(rack, rule_set).counts)
+    rule_set, checked_board, counts = _position(board, rack, rules)
     text = _text(play, "play")
     margin = DEFAULT_MARGIN if margin is None else margin
     limit = DEFAULT_LIMIT if limit is None else limit
@@ -730,9 +729,7 @@ def move_of(board: Board | LoadedPosition, rack: RackArg, candidate: Candidate, 
     from solver_cli.engine.movegen import Candidate as _Candidate
     from solver_cli.engine.scoring import build_move, other_move
 
-    rule_set = _rules(rules)
-    checked_board = _board(board, rule_set)
-    counts = list(make_rack(rack, rule_set).counts)
+    rule_set, checked_board, counts = _position(board, rack, rules)
     if not isinstance(candidate, _Candidate):
         raise InputError(f"candidate must be a Candidate from a look-ahead result, not {type(candidate).__name__}")
     if candidate.kind == PLACE:
