@@ -25,6 +25,21 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def position_options(rack_help: str, *, name: str = "board", metavar: str = "POSITION") -> Callable[[F], F]:
+    """The arguments every command that solves a position takes, in the order its help lists
+    them: the position (``name``, shown as ``metavar``), ``--rack`` (``rack_help``, each
+    command's own words), ``--turn``, ``--rules`` and ``--lexicon``."""
+    from solver_cli.cli._common import complete_path, lexicon_options
+
+    def decorate(func: F) -> F:
+        func = lexicon_options(func)
+        func = turn_option(func)
+        func = click.option("--rack", help=rack_help)(func)
+        return click.argument(name, metavar=metavar, shell_complete=complete_path)(func)
+
+    return decorate
+
+
 def turn_option(func: F) -> F:
     return click.option(
         "--turn",

@@ -10,14 +10,12 @@ import click
 
 from solver_cli.cli._common import (
     BadInput,
-    complete_path,
     json_option,
-    lexicon_options,
     refuse_empty_rack,
     stopped,
     to_click_error,
 )
-from solver_cli.cli._game import game_lexicon, read_game, turn_option, warn_position
+from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
 from solver_cli.errors import ScrabError
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, MAX_PLIES, MAX_TT_MB
 
@@ -36,10 +34,7 @@ MAX_SECONDS = 86_400
 
 
 @click.command()
-@click.argument("position", metavar="POSITION", shell_complete=complete_path)
-@click.option("--rack", help="The rack of the player to move, ? for a blank (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("The rack of the player to move, ? for a blank (quoted for the shell).", name="position")
 @click.option(
     "--top",
     "-n",

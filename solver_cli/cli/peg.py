@@ -9,16 +9,14 @@ import click
 from solver_cli.cli._common import (
     BadInput,
     choose_ranking,
-    complete_path,
     console,
     json_option,
-    lexicon_options,
     print_wrapped,
     progress_bar,
     stopped,
     to_click_error,
 )
-from solver_cli.cli._game import game_lexicon, read_game, turn_option, warn_position
+from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
@@ -70,10 +68,7 @@ def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> s
 
 
 @click.command()
-@click.argument("board", metavar="POSITION", shell_complete=complete_path)
-@click.option("--rack", help="Your rack, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("Your rack, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
 @click.option(
     "--top",
     "-n",

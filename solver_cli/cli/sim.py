@@ -7,25 +7,20 @@ import click
 
 from solver_cli.cli._common import (
     BadInput,
-    complete_path,
     jobs_option,
     json_option,
     leaves_option,
-    lexicon_options,
     refuse_empty_rack,
     to_click_error,
 )
-from solver_cli.cli._game import game_lexicon, read_game, turn_option
+from solver_cli.cli._game import game_lexicon, position_options, read_game
 from solver_cli.cli._sim import STOP_CHOICES, run_sim
 from solver_cli.errors import ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES
 
 
 @click.command()
-@click.argument("board", metavar="POSITION", shell_complete=complete_path)
-@click.option("--rack", help="Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
 @leaves_option
 @click.option(
     "--candidates",

@@ -11,11 +11,9 @@ from solver_cli.cli._common import (
     check_rank,
     check_writable,
     choose_ranking,
-    complete_path,
     given,
     json_option,
     leaves_option,
-    lexicon_options,
     option_name,
     rank_option,
     refuse_empty_rack,
@@ -24,7 +22,7 @@ from solver_cli.cli._common import (
     save_svg,
     to_click_error,
 )
-from solver_cli.cli._game import game_lexicon, read_game, turn_option, warn_position
+from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
@@ -32,10 +30,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("board", metavar="BOARD", shell_complete=complete_path)
-@click.option("--rack", help="Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).", metavar="BOARD")
 @rank_option
 @leaves_option
 @click.option("--top", "-n", type=click.IntRange(min=1), default=20, show_default=True, help="Show the N best moves.")
