@@ -48,10 +48,10 @@ from solver_cli.errors import InputError
 from solver_cli.formats.tablefile import (
     check_names,
     check_types,
+    find_table,
     header_bytes,
     header_end,
     parse_header,
-    same_rules_table,
     shipped_names,
     shipped_table,
     user_table,
@@ -195,22 +195,23 @@ def table_for(
     it in the user data folder; else one shipped for the same rules and another lexicon
     (leave values follow the tile distribution far more than the word list); else zeros
     (score plus the end-of-game adjustments), with a note saying how to train one."""
-    if path is not None:
-        return read_leaves(path), None
-    table = shipped_leaves(rules, lexicon)
-    if table is not None:
-        return table, None
-    if own_list:
-        table = _user_leaves(rules, lexicon)
-        if table is not None:
-            return table, None
-    found = same_rules_table(rules, shipped_tables(), shipped_leaves)
-    if found is not None:
-        name, other = found
+    table, borrowed = find_table(
+        rules,
+        lexicon,
+        path,
+        own_list,
+        read=read_leaves,
+        shipped=shipped_leaves,  # (looked up at each call: tests stand in for the shipped tables)
+        shipped_names=shipped_tables,
+        users=_user_leaves,
+    )
+    if table is not None and borrowed is not None:
         train = (
             f" (train its own: scrab leaves train --rules {rules} --lexicon {lexicon} --games N)" if own_list else ""
         )
-        return other, f"no leave values trained for {rules} with {lexicon}; using those of {name}{train}"
+        return table, f"no leave values trained for {rules} with {lexicon}; using those of {borrowed}{train}"
+    if table is not None:
+        return table, None
     note = (
         f"no leave values for {rules}: ranking by score and the end-of-game adjustments "
         f"(train a table with: scrab leaves train --rules {rules} ...)"

@@ -164,15 +164,32 @@ def user_table(path: Callable[[], Path], read: Callable[[Path], Table]) -> Table
     return read(where)
 
 
-def same_rules_table(
-    rules: str, names: list[str], shipped: Callable[[str, str], Table | None]
-) -> tuple[str, Table] | None:
-    """The first shipped table (of ``names``, ``rules-lexicon`` each) trained for ``rules``
-    with another word list, and its name: the values follow the rules far more than the
-    words."""
-    for name in names:
+def find_table(
+    rules: str,
+    lexicon: str,
+    path: str | None,
+    own_list: bool,
+    *,
+    read: Callable[[str], Table],
+    shipped: Callable[[str, str], Table | None],
+    shipped_names: Callable[[], list[str]],
+    users: Callable[[str, str], Table | None],
+) -> tuple[Table | None, str | None]:
+    """The table for ``rules`` and ``lexicon`` (names), and the ``rules-lexicon`` name of
+    the table it borrows when it is not theirs: the file ``path`` if given; else the one
+    shipped for both; for ``own_list`` (a list of the user's, by name) the user's own; else
+    the first shipped for the same rules and another word list (the values follow the rules
+    far more than the words); else (None, None)."""
+    if path is not None:
+        return read(path), None
+    table = shipped(rules, lexicon)
+    if table is None and own_list:
+        table = users(rules, lexicon)
+    if table is not None:
+        return table, None
+    for name in shipped_names():
         if name.startswith(f"{rules}-"):
             other = shipped(rules, name[len(rules) + 1 :])
             if other is not None:
-                return name, other
-    return None
+                return other, name
+    return None, None

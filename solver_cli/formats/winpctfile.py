@@ -53,10 +53,10 @@ from solver_cli.errors import InputError
 from solver_cli.formats.tablefile import (
     check_names,
     check_types,
+    find_table,
     header_bytes,
     header_end,
     parse_header,
-    same_rules_table,
     shipped_names,
     shipped_table,
     user_table,
@@ -257,19 +257,20 @@ def winpct_for(
     ``path`` if given; else the shipped table for both; for ``own_list`` the user's own in
     the user data folder; else one shipped for the same rules and another lexicon (the
     chances follow the rules far more than the word list); else None, with a note."""
-    if path is not None:
-        return read_winpct(path), None
-    table = shipped_winpct(rules, lexicon)
+    table, borrowed = find_table(
+        rules,
+        lexicon,
+        path,
+        own_list,
+        read=read_winpct,
+        shipped=shipped_winpct,
+        shipped_names=shipped_winpct_tables,
+        users=_user_winpct,
+    )
+    if table is not None and borrowed is not None:
+        return table, f"no win probabilities trained for {rules} with {lexicon}; using those of {borrowed}"
     if table is not None:
         return table, None
-    if own_list:
-        table = _user_winpct(rules, lexicon)
-        if table is not None:
-            return table, None
-    found = same_rules_table(rules, shipped_winpct_tables(), shipped_winpct)
-    if found is not None:
-        name, other = found
-        return other, f"no win probabilities trained for {rules} with {lexicon}; using those of {name}"
     return None, f"no win probabilities for {rules} (train a table with: scrab winpct train --rules {rules} ...)"
 
 
