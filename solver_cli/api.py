@@ -725,15 +725,10 @@ def move_of(board: Board | LoadedPosition, rack: RackArg, candidate: Candidate, 
     """The ``Move`` (notation, tiles, score, cross-words) of a candidate that a look-ahead
     result names (``EndgameResult.best``, ``PegResult.candidates``, ``SimResult.standings``),
     played with ``rack`` on ``board``: a placement, an exchange or the pass."""
-    from solver_cli.engine.movegen import KINDS, PLACE
     from solver_cli.engine.movegen import Candidate as _Candidate
-    from solver_cli.engine.scoring import build_move, other_move
+    from solver_cli.engine.ranking import candidate_move
 
     rule_set, checked_board, counts = _position(board, rack, rules)
     if not isinstance(candidate, _Candidate):
         raise InputError(f"candidate must be a Candidate from a look-ahead result, not {type(candidate).__name__}")
-    if candidate.kind == PLACE:
-        return build_move(
-            checked_board, rule_set, counts, candidate.down, candidate.line, candidate.start, candidate.codes
-        )
-    return other_move(KINDS[candidate.kind], counts, candidate.codes)
+    return candidate_move(checked_board, rule_set, counts, candidate)

@@ -257,19 +257,16 @@ Describe = Callable[["Candidate"], tuple[str, str]]
 def describer(board: Board, rules: Rules, rack: list[int]) -> Describe:
     """(position, word) of a candidate as scrab solve shows them ("8H", "RE(T)AINS"; "-",
     "exchange QU"), each worked out once."""
-    from solver_cli.engine.movegen import KINDS, PLACE
-    from solver_cli.engine.scoring import build_move, other_move
+    from solver_cli.engine.movegen import PLACE
+    from solver_cli.engine.ranking import candidate_move
 
     known: dict[Candidate, tuple[str, str]] = {}
 
     def describe(c: Candidate) -> tuple[str, str]:
         text = known.get(c)
         if text is None:
-            if c.kind == PLACE:
-                move = build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
-                text = (move.position, move.notation)
-            else:
-                text = ("-", other_move(KINDS[c.kind], rack, c.codes).text)
+            move = candidate_move(board, rules, rack, c)
+            text = (move.position, move.notation) if c.kind == PLACE else ("-", move.text)
             known[c] = text
         return text
 

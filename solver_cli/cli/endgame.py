@@ -243,12 +243,9 @@ class search_status:  # noqa: N801 (used as a context manager, like a function)
 
 def candidate_move(board: Board, rules: Rules, rack: list[int], move: Candidate) -> Move:
     """A first move or a step of the variation as a ``Move`` (its notation, tiles and score)."""
-    from solver_cli.engine.movegen import PLACE
-    from solver_cli.engine.scoring import build_move, other_move
+    from solver_cli.engine.ranking import candidate_move as move_of
 
-    if move.kind == PLACE:
-        return build_move(board, rules, rack, move.down, move.line, move.start, move.codes)
-    return other_move("pass", rack)
+    return move_of(board, rules, rack, move)
 
 
 @dataclass(frozen=True)

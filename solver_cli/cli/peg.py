@@ -59,12 +59,9 @@ def record_standing(position: LoadedPosition) -> tuple[int, int] | None:
 
 
 def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> str:
-    from solver_cli.engine.movegen import PLACE
-    from solver_cli.engine.scoring import build_move
+    from solver_cli.engine.ranking import candidate_move
 
-    if move.kind != PLACE:
-        return "pass"
-    return build_move(board, rules, rack, move.down, move.line, move.start, move.codes).text
+    return candidate_move(board, rules, rack, move).text
 
 
 @click.command()
