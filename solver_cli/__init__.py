@@ -36,6 +36,18 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "pattern": ("solver_cli.api", "pattern"),
     "check": ("solver_cli.api", "check"),
     "load_leaves": ("solver_cli.api", "load_leaves"),
+    "endgame": ("solver_cli.api", "endgame"),
+    "peg": ("solver_cli.api", "peg"),
+    "sim": ("solver_cli.api", "sim"),
+    "infer": ("solver_cli.api", "infer"),
+    "load_winpct": ("solver_cli.api", "load_winpct"),
+    "win_probability": ("solver_cli.api", "win_probability"),
+    "move_of": ("solver_cli.api", "move_of"),
+    "WinTable": ("solver_cli.engine.winpct", "WinTable"),
+    "EndgameResult": ("solver_cli.lookahead.endgame", "EndgameResult"),
+    "PegResult": ("solver_cli.lookahead.peg", "PegResult"),
+    "SimResult": ("solver_cli.lookahead.sim", "SimResult"),
+    "Inference": ("solver_cli.lookahead.infer", "Inference"),
     "LeaveTable": ("solver_cli.engine.leaves", "LeaveTable"),
     "LeavesWarning": ("solver_cli.api", "LeavesWarning"),
     "Rules": ("solver_cli.engine.rules", "Rules"),
@@ -74,6 +86,18 @@ __all__ = [
     "pattern",
     "check",
     "load_leaves",
+    "endgame",
+    "peg",
+    "sim",
+    "infer",
+    "load_winpct",
+    "win_probability",
+    "move_of",
+    "WinTable",
+    "EndgameResult",
+    "PegResult",
+    "SimResult",
+    "Inference",
     "Rules",
     "Board",
     "Rack",
@@ -105,15 +129,22 @@ if TYPE_CHECKING:
         apply_play,
         check,
         check_play,
+        endgame,
         hooks,
+        infer,
         load_leaves,
         load_lexicon,
         load_rules,
+        load_winpct,
         make_rack,
+        move_of,
         parse_board,
         pattern,
+        peg,
         read_position,
+        sim,
         solve,
+        win_probability,
     )
     from solver_cli.engine.alphabet import Rack
     from solver_cli.engine.board import Board
@@ -122,10 +153,15 @@ if TYPE_CHECKING:
     from solver_cli.engine.ranking import FilterError, Solution
     from solver_cli.engine.rules import Rules
     from solver_cli.engine.scoring import Move, Tile, Word
+    from solver_cli.engine.winpct import WinTable
     from solver_cli.errors import IllegalMove, InputError, LexiconError, RulesError, ScrabError
     from solver_cli.formats.position import LoadedPosition as Position
     from solver_cli.lexicon import Lexicon
     from solver_cli.lexicon.lookup import Found, Hooks
+    from solver_cli.lookahead.endgame import EndgameResult
+    from solver_cli.lookahead.infer import Inference
+    from solver_cli.lookahead.peg import PegResult
+    from solver_cli.lookahead.sim import SimResult
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,7 @@ import functools
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT, Rack, rack_text
 from solver_cli.engine.board import Board
@@ -27,6 +28,7 @@ from solver_cli.engine.rules import Rules, shipped_rule_name
 from solver_cli.engine.rules import load_rules as _load_rules
 from solver_cli.engine.scoring import Move
 from solver_cli.engine.unseen import valuation_for
+from solver_cli.engine.winpct import WinTable
 from solver_cli.errors import InputError, LexiconError
 from solver_cli.formats.leavefile import read_leaves, shipped_leaves, table_for
 from solver_cli.formats.position import LoadedPosition
@@ -37,6 +39,13 @@ from solver_cli.lexicon import load_lexicon as _load_lexicon
 from solver_cli.lexicon import lookup as _lookup
 from solver_cli.lexicon.wordlist import open_source, shipped_lexicon_name, skipped_lines
 
+if TYPE_CHECKING:  # (the look-ahead is imported when it is called: most scripts never do)
+    from solver_cli.engine.movegen import Candidate
+    from solver_cli.lookahead.endgame import EndgameResult
+    from solver_cli.lookahead.infer import Inference
+    from solver_cli.lookahead.peg import PegResult
+    from solver_cli.lookahead.sim import SimResult
+
 RulesArg = Rules | str
 LexiconArg = Lexicon | str | Path | None
 RackArg = Rack | str | Sequence[int]
@@ -45,7 +54,7 @@ RackArg = Rack | str | Sequence[int]
 class LeavesWarning(UserWarning):
     """``solve`` ranks by equity with a leave table not trained for its rules and word list
     (the table of another word list for the same rules, or none at all: then by score and
-    the end-of-game adjustments)."""
+    the end-of-game adjustments); or a win-probability table of another word list is used."""
 
 
 class LexiconWarning(UserWarning):
@@ -416,3 +425,310 @@ def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise InputError(f"{what} must be a string, not {type(value).__name__}")
     return value
+
+
+# --- looking ahead --------------------------------------------------------------------------
+
+
+def _position(board: Board | LoadedPosition, rack: RackArg, rules: RulesArg) -> tuple[Rules, Board, list[int]]:
+    """The rule set, the board checked against it and the rack's counts: what every look-ahead
+    call starts from."""
+    rule_set = _rules(rules)
+    return rule_set, _board(board, rule_set), list(make_rack(rack, rule_set).counts)
+
+
+def endgame(
+    board: Board | LoadedPosition,
+    rack: RackArg,
+    lexicon: LexiconArg = None,
+    rules: RulesArg = "scrabble",
+    *,
+    scoreless: int = 0,
+    top: int = 1,
+    plies: int | None = None,
+    time_limit: float | None = None,
+    tt_mb: int | None = None,
+) -> EndgameResult:
+    """Solve the endgame of ``board`` exactly, as ``scrab endgame`` does: ``rack`` to move
+    with the bag empty, the opponent holding every tile ``rack`` cannot see, after
+    ``scoreless`` scoreless turns in a row. ``EndgameResult.value`` is the final spread
+    change from the mover's side with both at their best, ``best`` the ``top`` best first
+    moves, ``pv`` the game from there; exact (``proven``) unless ``plies`` or
+    ``time_limit`` (seconds) cut the search; ``tt_mb``: the transposition table's memory
+    (None: 256 MB). A position with tiles in the bag, or none
+    unseen, is an ``InputError``. See docs/endgame.md."""
+    from solver_cli.engine.unseen import unseen_tiles
+    from solver_cli.lookahead.endgame import DEFAULT_TT_MB, solve_endgame
+
+    rule_set, checked_board, counts = _position(board, rack, rules)
+    unseen = unseen_tiles(checked_board, counts, rule_set)
+    _check_tiles(unseen.over, rule_set)
+    if unseen.total > rule_set.rack_size:
+        bag = unseen.total - rule_set.rack_size
+        raise InputError(
+            f"not an endgame: {bag} tile{'s' if bag != 1 else ''} left in the bag ({unseen.total} unseen, "
+            f"a rack holds {rule_set.rack_size}); peg solves a pre-endgame"
+        )
+    if unseen.total == 0:
+        raise InputError("the game is over: no tile is unseen, so the opponent's rack is empty")
+    lex = _lexicon(lexicon, rule_set)
+    return solve_endgame(
+        checked_board,
+        counts,
+        list(unseen.counts),
+        lex.gaddag,
+        rule_set,
+        scoreless=scoreless,
+        top=top,
+        plies=plies,
+        time_limit=time_limit,
+        tt_mb=DEFAULT_TT_MB if tt_mb is None else tt_mb,
+    )
+
+
+def peg(
+    board: Board | LoadedPosition,
+    rack: RackArg,
+    lexicon: LexiconArg = None,
+    rules: RulesArg = "scrabble",
+    *,
+    leaves: LeaveTable | str | Path | None = None,
+    spread: int = 0,
+    scoreless: int = 0,
+    top: int = 10,
+    max_bag: int = 2,
+    pessimistic: bool = False,
+    time_limit: float | None = None,
+) -> PegResult:
+    """Solve a pre-endgame, as ``scrab peg`` does: with 1 to ``max_bag`` tiles in the bag
+    (at most 7), the ``top`` best moves by equity (``leaves`` as in ``solve``) and the pass,
+    each played out over every way the unseen tiles can lie between the opponent's rack and
+    the bag, each game to an exactly solved endgame. ``spread`` is the mover's score less
+    the opponent's before the move. The opponent replies at its best knowing only its own
+    rack, or with ``pessimistic`` the reply worst for the mover. ``PegResult.candidates``
+    are best first: by win rate (a draw counting half), then mean final spread."""
+    from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, solve_pre_endgame
+
+    rule_set, checked_board, counts = _position(board, rack, rules)
+    if not isinstance(pessimistic, bool):
+        raise InputError(f"pessimistic must be True or False, not {pessimistic!r}")
+    lex = _lexicon(lexicon, rule_set)
+    table = _leave_table(leaves, rule_set, lex, lexicon)
+    return solve_pre_endgame(
+        checked_board,
+        counts,
+        lex.gaddag,
+        rule_set,
+        leaves=table,
+        spread=spread,
+        scoreless=scoreless,
+        top=top,
+        max_bag=max_bag,
+        model=PESSIMISTIC if pessimistic else BEST_REPLY,
+        time_limit=time_limit,
+    )
+
+
+def sim(
+    board: Board | LoadedPosition,
+    rack: RackArg,
+    lexicon: LexiconArg = None,
+    rules: RulesArg = "scrabble",
+    *,
+    leaves: LeaveTable | str | Path | None = None,
+    candidates: int = 10,
+    plies: int = 2,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    stop: int | None = 99,
+    seed: int = 0,
+    opponent_rack: RackArg | None = None,
+    rank: str | None = None,
+    win_table: WinTable | str | Path | None = None,
+    spread: int = 0,
+    scoreless: int = 0,
+) -> SimResult:
+    """Rank the ``candidates`` best moves by equity (``leaves`` as in ``solve``) by playing
+    the game forward, as ``scrab sim`` does (docs/sim.md): ``plies`` replies at their best
+    by equity after each candidate, the opponent's rack drawn from the unseen tiles (or
+    ``opponent_rack``, completed at random when short), every candidate seeing the same
+    draws. It stops when one candidate is ahead at ``stop`` percent confidence (95, 98 or
+    99; None: never early), after ``iterations`` (default: 2,000 + 625 a ply, unless
+    ``time_limit`` is given), or after ``time_limit`` seconds; the same ``seed`` gives the
+    same standings. ``rank`` is "win" (by the chance to win, read from ``win_table``: a
+    ``WinTable``, a file, or None for the table shipped for the rules and word list) or
+    "spread" (by mean points); None: "win" when there is a table. ``spread`` and
+    ``scoreless``: the score difference and the scoreless turns in a row before the move."""
+    from solver_cli.lookahead.sim import TableChance, simulate
+
+    rule_set, checked_board, counts = _position(board, rack, rules)
+    opponent = None if opponent_rack is None else list(make_rack(opponent_rack, rule_set).counts)
+    for value, name in ((candidates, "candidates"), (plies, "plies"), (seed, "seed"), (spread, "spread")):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InputError(f"{name} must be an integer, not {value!r}")
+    for optional, name in ((iterations, "iterations"), (stop, "stop")):
+        if optional is not None and (not isinstance(optional, int) or isinstance(optional, bool)):
+            raise InputError(f"{name} must be an integer or None, not {optional!r}")
+    if time_limit is not None and (not isinstance(time_limit, int | float) or isinstance(time_limit, bool)):
+        raise InputError(f"time_limit must be a number of seconds or None, not {time_limit!r}")
+    if type(scoreless) is not int or not 0 <= scoreless < rule_set.scoreless_turns:
+        raise InputError(f"scoreless must be 0..{rule_set.scoreless_turns - 1}, not {scoreless!r}")
+    if rank not in (None, "win", "spread"):
+        raise InputError(f"rank must be 'win', 'spread' or None, not {rank!r}")
+    lex = _lexicon(lexicon, rule_set)
+    table = _leave_table(leaves, rule_set, lex, lexicon)
+    chances = None if rank == "spread" else _win_table(win_table, rule_set, lexicon)
+    if rank == "win" and chances is None:
+        raise InputError(f"rank 'win' needs a win-probability table for {rule_set.name}; use rank='spread'")
+    if iterations is None and time_limit is None:
+        iterations = 2000 + 625 * plies  # Macondo's cap, as scrab sim's
+    return simulate(
+        checked_board,
+        counts,
+        lex.gaddag,
+        rule_set,
+        table,
+        candidates=candidates,
+        plies=plies,
+        iterations=iterations,
+        time_limit=time_limit,
+        stop=stop,
+        seed=seed,
+        opponent_rack=opponent,
+        win_probability=None if chances is None else TableChance(chances),
+        objective="points" if chances is None else "win",
+        spread=spread,
+        scoreless=scoreless,
+    )
+
+
+def infer(
+    board: Board | LoadedPosition,
+    rack: RackArg,
+    play: str,
+    lexicon: LexiconArg = None,
+    rules: RulesArg = "scrabble",
+    *,
+    leaves: LeaveTable | str | Path | None = None,
+    margin: float | None = None,
+    limit: int | None = None,
+    seed: int = 0,
+) -> Inference:
+    """The leaves the opponent may have kept, judged by its move ``play`` on ``board`` (the
+    position before it), as ``scrab infer`` does (docs/inference.md): ``"8D FAIRED"``,
+    ``"exchange 3"`` or ``"pass"``. The tiles unseen are those not on ``board`` nor on
+    ``rack`` (yours). A rack is kept when ``play`` is within ``margin`` points of its best
+    equity (``leaves`` as in ``solve``; None: 5 points, MAGPIE's), weighted by the ways to
+    draw it; past ``limit`` racks (None: 5,000), random draws (``seed``) estimate the
+    answer. ``Inference.leaves`` are the kept leaves, likeliest first. An illegal placement
+    is an ``IllegalMove``."""
+    from solver_cli.engine.unseen import unseen_tiles
+    from solver_cli.lookahead.infer import DEFAULT_LIMIT, DEFAULT_MARGIN, parse_opponent_play
+    from solver_cli.lookahead.infer import infer as _infer
+
+    rule_set, checked_board, counts = _position(board, rack, rules)
+    text = _text(play, "play")
+    margin = DEFAULT_MARGIN if margin is None else margin
+    limit = DEFAULT_LIMIT if limit is None else limit
+    for value, name in ((limit, "limit"), (seed, "seed")):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InputError(f"{name} must be an integer, not {value!r}")
+    if not isinstance(margin, int | float) or isinstance(margin, bool):
+        raise InputError(f"margin must be a number of points, not {margin!r}")
+    lex = _lexicon(lexicon, rule_set)
+    opponent_play, _ = parse_opponent_play(checked_board, rule_set, text, lex.contains, lex.name, "play")
+    unseen = unseen_tiles(checked_board, counts, rule_set)
+    _check_tiles(unseen.over, rule_set)
+    table = _leave_table(leaves, rule_set, lex, lexicon)
+    return _infer(
+        checked_board, unseen.counts, opponent_play, rule_set, lex.gaddag, table, margin=margin, limit=limit, seed=seed
+    )
+
+
+def load_winpct(
+    name_or_path: str | Path | None = None, rules: RulesArg = "scrabble", lexicon: LexiconArg = None
+) -> WinTable:
+    """A win-probability table: from a file (``scrab winpct train`` writes them), or with
+    ``name_or_path`` None the one for ``rules`` and the word list ``lexicon`` (shipped, or
+    one shipped for the same rules and another word list: a ``LeavesWarning`` says so;
+    ``LexiconError`` when there is none)."""
+    rule_set = _rules(rules)
+    if name_or_path is not None and not isinstance(name_or_path, str | Path):
+        raise InputError(
+            f"name_or_path must be a win-probability file's path or None, not {type(name_or_path).__name__}"
+        )
+    table = _win_table(name_or_path, rule_set, lexicon)
+    if table is None:
+        raise LexiconError(f"no win probabilities are shipped for {rule_set.name}")
+    return table
+
+
+def win_probability(
+    spread: float,
+    unseen: int,
+    table: WinTable | str | Path | None = None,
+    rules: RulesArg = "scrabble",
+    lexicon: LexiconArg = None,
+) -> float:
+    """The chance that the player to move wins (a draw counting half) with ``spread`` points
+    more than the opponent (fractions of a point interpolate as whole points do) and
+    ``unseen`` tiles it cannot see (the bag and the opponent's rack), from ``table`` (a
+    ``WinTable``, a file, or None: ``load_winpct(None, rules, lexicon)``). The spread is
+    clamped to the table's range; no tile unseen gives the exact 1, 0.5 or 0."""
+    from solver_cli.engine.winpct import win_probability as _win_probability
+
+    if isinstance(spread, bool) or not isinstance(spread, int | float):
+        raise InputError(f"spread must be a number of points, not {spread!r}")
+    if isinstance(unseen, bool) or not isinstance(unseen, int):
+        raise InputError(f"unseen must be a whole number of tiles, not {unseen!r}")
+    chosen = table if isinstance(table, WinTable) else load_winpct(table, rules, lexicon)
+    return _win_probability(chosen, spread, unseen)
+
+
+def _win_table(table: WinTable | str | Path | None, rules: Rules, lexicon: LexiconArg) -> WinTable | None:
+    """The win table given (a file is read), or the one for the rules and word list (a
+    ``LeavesWarning`` when it was trained for another list), checked against the rules;
+    None when there is none."""
+    from solver_cli.formats.winpctfile import check_fits, read_winpct, winpct_for
+    from solver_cli.lexicon.wordlist import is_own_lexicon
+
+    if isinstance(table, WinTable):
+        found = table
+    elif table is not None:
+        if not isinstance(table, str | Path):
+            raise InputError(
+                f"win_table must be a WinTable, a win-probability file's path or None, not {type(table).__name__}"
+            )
+        found = read_winpct(table)
+    else:
+        name = lexicon.name if isinstance(lexicon, Lexicon) else lexicon if isinstance(lexicon, str) else None
+        shipped, note = winpct_for(rules.name, _lexicon_name(lexicon), own_list=is_own_lexicon(name))
+        if shipped is None:
+            return None
+        if note:
+            warnings.warn(note, LeavesWarning, stacklevel=3)
+        found = shipped
+    check_fits(found, rules)
+    return found
+
+
+def _check_tiles(over: Sequence[tuple[str, int, int]], rules: Rules) -> None:
+    """More of a tile on the board and the rack than the rule set holds: an InputError."""
+    if over:
+        letter, held, in_set = over[0]
+        raise InputError(
+            f"the board and the rack hold {held} of {letter}, more than the {in_set} in the {rules.name} set"
+        )
+
+
+def move_of(board: Board | LoadedPosition, rack: RackArg, candidate: Candidate, rules: RulesArg = "scrabble") -> Move:
+    """The ``Move`` (notation, tiles, score, cross-words) of a candidate that a look-ahead
+    result names (``EndgameResult.best``, ``PegResult.candidates``, ``SimResult.standings``),
+    played with ``rack`` on ``board``: a placement, an exchange or the pass."""
+    from solver_cli.engine.movegen import Candidate as _Candidate
+    from solver_cli.engine.ranking import candidate_move
+
+    rule_set, checked_board, counts = _position(board, rack, rules)
+    if not isinstance(candidate, _Candidate):
+        raise InputError(f"candidate must be a Candidate from a look-ahead result, not {type(candidate).__name__}")
+    return candidate_move(checked_board, rule_set, counts, candidate)

@@ -148,6 +148,137 @@ def test_a_list_of_ones_own_ranks_by_its_own_trained_table(tmp_path, monkeypatch
         scrab.solve(midgame, "AEIQRST", str(copy), top=5)
 
 
+# --- the look-ahead --------------------------------------------------------------------------
+
+
+def test_endgame_is_the_lookaheads_solver(full_lexicon):
+    from solver_cli.engine.alphabet import parse_rack
+    from solver_cli.engine.unseen import unseen_tiles
+    from solver_cli.lookahead.endgame import solve_endgame
+
+    board, rules = _last_turn(), scrab.load_rules()
+    result = scrab.endgame(board, "QRT", top=3)
+    mover = parse_rack("QRT", 7)
+    opponent = list(unseen_tiles(board, mover, rules).counts)
+    direct = solve_endgame(board, mover, opponent, full_lexicon.gaddag, rules, top=3)
+    assert (result.value, result.best, result.pv, result.ending) == (
+        direct.value,
+        direct.best,
+        direct.pv,
+        direct.ending,
+    )
+    assert result.proven and result.value == -2
+    assert scrab.move_of(board, "QRT", result.best[0].move).text == "10M Q(I)"
+    assert scrab.move_of(board, "QRT", _pass()).text == "pass"
+    with pytest.raises(scrab.InputError, match="the game is over: no tile is unseen"):
+        scrab.endgame(board, "QRTLU")  # (the rack holds every unseen tile)
+
+
+def test_peg_plays_out_every_draw(tmp_path):
+    """The Z world of tests/lookahead/test_peg.py, through the API: the only word is ZA,
+    with one spot; we hold ZE, the unseen Z E E (one in the bag). ZA wins 2 of the 3 draws
+    from 5 behind; the pass none."""
+    import dataclasses
+
+    from solver_cli.engine.board import Board
+
+    base = scrab.load_rules()
+    counts = [0] * 27
+    for letter in "AZEZEE":
+        counts[ord(letter) - 64] += 1
+    rules = dataclasses.replace(
+        base,
+        name="tiny",
+        rows=5,
+        cols=5,
+        layout=("." * 5,) * 5,
+        letter_mult=(1,) * 25,
+        word_mult=(1,) * 25,
+        centre=(2, 2),
+        counts=tuple(counts),
+        rack_size=2,
+    )
+    words = tmp_path / "za.txt"
+    words.write_text("ZA\n", encoding="ascii")
+    board = Board.from_rows([".....", ".....", "A....", ".....", "....."])
+    result = scrab.peg(board, "ZE", scrab.load_lexicon(words, rules), rules, leaves=scrab.LeaveTable.zeros(), spread=-5)
+    assert (result.bag, result.unseen, result.draws) == (1, 3, 3)
+    play, passing = result.candidates
+    assert scrab.move_of(board, "ZE", play.move, rules).text == "A2 Z(A)" and play.move.score == 11
+    assert (play.wins, play.draws, passing.wins) == (2, 3, 0)
+    pessimistic = scrab.peg(board, "ZE", words, rules, leaves=scrab.LeaveTable.zeros(), spread=-5, pessimistic=True)
+    assert pessimistic.model == "pessimistic"
+
+
+def test_sim_is_the_lookaheads_simulation_with_the_commands_defaults(midgame, full_lexicon):
+    from solver_cli.engine.alphabet import parse_rack
+    from solver_cli.formats.leavefile import shipped_leaves
+    from solver_cli.formats.winpctfile import shipped_winpct
+    from solver_cli.lookahead.sim import TableChance, simulate
+
+    rules = scrab.load_rules()
+    result = scrab.sim(midgame, "UUVWQIO", candidates=3, iterations=20, seed=7)
+    table = shipped_winpct("scrabble", "kjxqz")
+    direct = simulate(
+        midgame.board,
+        parse_rack("UUVWQIO", 7),
+        full_lexicon.gaddag,
+        rules,
+        shipped_leaves("scrabble", "kjxqz"),
+        candidates=3,
+        iterations=20,
+        seed=7,
+        win_probability=TableChance(table),
+        objective="win",
+    )
+    assert result.objective == "win" and result.standings == direct.standings
+    by_points = scrab.sim(midgame, "UUVWQIO", candidates=3, iterations=20, seed=7, rank="spread")
+    assert by_points.objective == "points" and all(s.win is None for s in by_points.standings)
+    assert [s.mean for s in by_points.standings] == sorted((s.mean for s in by_points.standings), reverse=True)
+
+
+def test_sim_without_a_win_table_ranks_by_points_unless_told_to_rank_by_wins(full_lexicon):
+    wwf = scrab.read_position(BOARDS / "wwf-midgame.txt", "wwf")
+    with pytest.raises(scrab.InputError, match="rank 'win' needs a win-probability table for wwf"):
+        scrab.sim(wwf, "QUIZERS", rules="wwf", candidates=2, iterations=4, rank="win")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", scrab.LeavesWarning)
+        assert scrab.sim(wwf, "QUIZERS", rules="wwf", candidates=2, iterations=4).objective == "points"
+
+
+def test_infer_is_the_lookaheads_inference(full_lexicon):
+    from solver_cli.engine.alphabet import parse_rack
+    from solver_cli.engine.unseen import unseen_tiles
+    from solver_cli.formats.leavefile import shipped_leaves
+    from solver_cli.lookahead.infer import OpponentPlay, infer
+
+    rules = scrab.load_rules()
+    empty = scrab.read_position(BOARDS / "empty.txt")
+    result = scrab.infer(empty, "EEILNOU", "8d FAIRED")
+    unseen = unseen_tiles(empty.board, parse_rack("EEILNOU", 7), rules).counts
+    faired = [0] * 27
+    for letter in "FAIRED":
+        faired[ord(letter) - 64] += 1
+    play = OpponentPlay.placement(faired, 28)  # 8D FAIRED: (2 x 4 + 1 + 1 + 1 + 1 + 2) x 2
+    direct = infer(empty.board, unseen, play, rules, full_lexicon.gaddag, shipped_leaves("scrabble", "kjxqz"))
+    assert result == direct and result.play.score == 28
+    assert scrab.infer(empty, "EEILNOU", "exchange 3").play.exchanged == 3
+    assert scrab.infer(empty, "EEILNOU", "pass").leaves == ()
+    with pytest.raises(scrab.IllegalMove):
+        scrab.infer(empty, "EEILNOU", "8D FAIRDE")
+
+
+def test_win_probability_reads_the_shipped_table_and_interpolates_fractions(full_lexicon):
+    from solver_cli.engine.winpct import win_probability
+
+    table = scrab.load_winpct()
+    assert table.name == "scrabble-kjxqz" and scrab.load_winpct(None, "scrabble", "sowpods").name == "scrabble-sowpods"
+    low, high = scrab.win_probability(25, 20), scrab.win_probability(26, 20)
+    assert low == win_probability(table, 25, 20) and high == win_probability(table, 26, 20)
+    assert low < scrab.win_probability(25.5, 20, table) < high
+    assert scrab.win_probability(-1, 0) == 0.0 and scrab.win_probability(0, 0) == 0.5
+
+
 def test_load_leaves(full_lexicon, tmp_path):
     table = scrab.load_leaves()
     assert table.value(list(scrab.make_rack("ERS").counts)) > 0 > table.value(list(scrab.make_rack("UU").counts))
@@ -261,6 +392,22 @@ def _play() -> Any:
     return scrab.check_play(scrab.read_position(OPENING), "8D", "FORMATS")
 
 
+LAST_TURN_CGP = (  # boards/example.gcg before turn 27: alice's QRT against bob's LU, the bag empty
+    "3DYKEY7/3O7G3/3N2R4EH2/2BA1GO4LA2/2R1JOT3BAE2/2U1UNITIZED3/DOX1TI4AA3/EH1WEAvE1INSECT/"
+    "RIPEs5S2L1/MAR4R5I1/I1O4E5V1/COWING1F5I1/2L2OVUM3FA1/PESETA1N4OS1/7D4N2 QRT/ 0/0 0"
+)
+
+
+def _last_turn() -> Any:
+    return scrab.parse_board(LAST_TURN_CGP)
+
+
+def _pass() -> Any:
+    from solver_cli.engine.movegen import PASS, Candidate
+
+    return Candidate(0, 0, PASS, False, 0, 0, ())
+
+
 # (call, exception type, the argument named, what else the message says)
 WRONG: list[tuple[str, Callable[[], object], type[Exception], str, str]] = [
     ("load_rules type", lambda: scrab.load_rules(5), scrab.InputError, "name_or_path", "not int"),
@@ -350,6 +497,28 @@ WRONG: list[tuple[str, Callable[[], object], type[Exception], str, str]] = [
     ("check bytes", lambda: scrab.check(b"QI"), scrab.InputError, "words", "not bytes"),
     ("check item", lambda: scrab.check(["QI", 5]), scrab.InputError, "word", "not int"),
     ("check letters", lambda: scrab.check(["Q1"]), scrab.InputError, "word", "'Q1'"),
+    ("endgame top", lambda: scrab.endgame(_last_turn(), "QRT", top=0), scrab.InputError, "top", "not 0"),
+    ("endgame plies", lambda: scrab.endgame(_last_turn(), "QRT", plies="2"), scrab.InputError, "plies", "'2'"),
+    ("endgame bag", lambda: scrab.endgame(_board(), "RETAINS"), scrab.InputError, "endgame", "left in the bag"),
+    ("peg top", lambda: scrab.peg(_board(), "RETAINS", top=0), scrab.InputError, "top", "not 0"),
+    ("peg pessimistic", lambda: scrab.peg(_board(), "R", pessimistic="no"), scrab.InputError, "pessimistic", "'no'"),
+    ("peg empty bag", lambda: scrab.peg(_last_turn(), "QRT"), scrab.InputError, "endgame", "the bag is empty"),
+    ("sim candidates", lambda: scrab.sim(_board(), "R", candidates="3"), scrab.InputError, "candidates", "'3'"),
+    ("sim iterations", lambda: scrab.sim(_board(), "R", iterations=1.5), scrab.InputError, "iterations", "1.5"),
+    ("sim rank", lambda: scrab.sim(_board(), "R", rank="best"), scrab.InputError, "rank", "'best'"),
+    ("sim scoreless", lambda: scrab.sim(_board(), "R", scoreless=6), scrab.InputError, "scoreless", "not 6"),
+    ("sim opponent", lambda: scrab.sim(_board(), "R", opponent_rack=5), scrab.InputError, "rack", "not int"),
+    ("sim win_table", lambda: scrab.sim(_board(), "R", win_table=5), scrab.InputError, "win_table", "not int"),
+    ("infer play type", lambda: scrab.infer(_board(), "R", 5), scrab.InputError, "play", "not int"),
+    ("infer play text", lambda: scrab.infer(_board(), "R", "exchange x"), scrab.InputError, "play", "'exchange x'"),
+    ("infer margin", lambda: scrab.infer(_board(), "R", "pass", margin="5"), scrab.InputError, "margin", "'5'"),
+    ("load_winpct type", lambda: scrab.load_winpct(5), scrab.InputError, "name_or_path", "not int"),
+    ("load_winpct none", lambda: scrab.load_winpct(None, "wwf"), scrab.LexiconError, "wwf", "no win probabilities"),
+    ("win_probability spread", lambda: scrab.win_probability("3", 5), scrab.InputError, "spread", "'3'"),
+    ("win_probability nan", lambda: scrab.win_probability(float("nan"), 5), scrab.InputError, "spread", "nan"),
+    ("win_probability unseen", lambda: scrab.win_probability(3, 2.0), scrab.InputError, "unseen", "2.0"),
+    ("win_probability range", lambda: scrab.win_probability(3, 94), scrab.InputError, "unseen", "94 tiles"),
+    ("move_of candidate", lambda: scrab.move_of(_board(), "R", "8H ZA"), scrab.InputError, "candidate", "not str"),
 ]
 
 

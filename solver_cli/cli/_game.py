@@ -1,23 +1,43 @@
-"""What the commands that read a position share for GCG game records: the ``--turn``
-option, the rule set and the lexicon a record names, and its warnings before its error."""
+"""What the commands that read a position share (solve, explain, sim, peg, endgame, infer):
+the position with its rule set and the rack to move (``read_game``), the word list for it
+(``game_lexicon``) and the warnings about it (``warn_position``); for GCG game records the
+``--turn`` option, the rule set and the lexicon a record names, and its warnings before its
+error."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import click
 
-from solver_cli.cli._common import given, warn
+from solver_cli.cli._common import given, load_lexicon_for, refuse_empty_rack, warn
 
 if TYPE_CHECKING:
+    from solver_cli.engine.board import Board
     from solver_cli.engine.history import RecordProblem
     from solver_cli.engine.rules import Rules
     from solver_cli.formats.gcg_read import GcgFile
     from solver_cli.formats.position import LoadedPosition
+    from solver_cli.lexicon import Lexicon
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def position_options(rack_help: str, *, name: str = "board", metavar: str = "POSITION") -> Callable[[F], F]:
+    """The arguments every command that solves a position takes, in the order its help lists
+    them: the position (``name``, shown as ``metavar``), ``--rack`` (``rack_help``, each
+    command's own words), ``--turn``, ``--rules`` and ``--lexicon``."""
+    from solver_cli.cli._common import complete_path, lexicon_options
+
+    def decorate(func: F) -> F:
+        func = lexicon_options(func)
+        func = turn_option(func)
+        func = click.option("--rack", help=rack_help)(func)
+        return click.argument(name, metavar=metavar, shell_complete=complete_path)(func)
+
+    return decorate
 
 
 def turn_option(func: F) -> F:
@@ -28,6 +48,77 @@ def turn_option(func: F) -> F:
         help="BOARD is a GCG game record: the position before its turn N, with that turn's rack "
         "(turns are the record's > lines, counted from 1).",
     )(func)
+
+
+class GamePosition(NamedTuple):
+    """A position as the commands read it: where it came from (board, record, scores), its
+    rule set, and the rack of the player to move (27 counts)."""
+
+    position: LoadedPosition
+    rules: Rules
+    rack: list[int]
+
+
+def read_game(ctx: click.Context, board: str, rules: str, turn: int | None, rack: str | None) -> GamePosition:
+    """The position BOARD names with its rule set (``read_game_position``) and the rack to
+    move (``rack_counts``), in that order, so the errors come as every command gives them."""
+    position, rule_set = read_game_position(ctx, board, rules, turn)
+    return GamePosition(position, rule_set, rack_counts(rack, position, rule_set.rack_size))
+
+
+def game_lexicon(
+    lexicon: str | None, position: LoadedPosition, rules: Rules, quiet: bool
+) -> tuple[str | None, Lexicon]:
+    """The word list chosen for the position (``position_lexicon``: --lexicon, else the
+    record's) and that lexicon, loaded for the rules' board (a progress bar while its GADDAG
+    is built, unless ``quiet``)."""
+    chosen = position_lexicon(lexicon, position)
+    return chosen, load_lexicon_for(chosen, rules.max_side, quiet)
+
+
+def warn_position(board: Board, rack: list[int], rules: Rules, lexicon: Lexicon) -> list[str]:
+    """Print the warnings about an odd position (``engine.unseen.position_warnings``) on
+    stderr, and return them (JSON output lists them too)."""
+    from solver_cli.engine.unseen import position_warnings
+
+    messages = position_warnings(board, rack, rules, lexicon.contains, lexicon.name)
+    for message in messages:
+        warn(message)
+    return messages
+
+
+def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> list[int]:
+    """The rack from ``--rack``, else from the CGP position or the record's turn; a usage
+    error if neither."""
+    from solver_cli.engine.alphabet import parse_rack
+
+    refuse_empty_rack(rack)
+    given = rack if rack is not None else position.rack
+    if given is None:
+        raise click.UsageError(f"Missing option '--rack': {no_rack_reason(position)}")
+    return parse_rack(given, rack_size)
+
+
+def no_rack_reason(position: LoadedPosition) -> str:
+    """Why the position names no rack: for a game record, what its turn's line is."""
+    game, turn = position.game, position.turn
+    if game is None or turn is None:
+        return "the board gives no rack"
+    if turn > len(game.turns):
+        return f"{position.name} gives no rack for the position after its last turn (#rack1 / #rack2)"
+    at = game.turns[turn - 1]
+    what = {
+        "challenge": "a challenge bonus",
+        "out": "the points for going out",
+        "penalty": "a rack penalty at the end",
+        "time": "a time penalty",
+        "withdrawn": "a withdrawn phony",
+    }.get(at.kind)
+    if what is not None:
+        return f"turn {turn} of {position.name} (line {at.line}) is {what}, not a move: it has no rack to solve"
+    if at.rack is None:
+        return f"turn {turn} of {position.name} (line {at.line}) does not give the player's rack"
+    return f"turn {turn} of {position.name} (line {at.line}) gives only the tiles played, not the whole rack"
 
 
 def read_game_position(ctx: click.Context, board: str, rules: str, turn: int | None) -> tuple[LoadedPosition, Rules]:

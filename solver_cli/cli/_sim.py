@@ -18,8 +18,8 @@ from solver_cli.cli._common import (
     note_jobs,
     print_wrapped,
     to_click_error,
-    warn,
 )
+from solver_cli.cli._game import warn_position
 from solver_cli.errors import InputError, ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_ITERATIONS
 
@@ -79,7 +79,6 @@ def run_sim(
     (None: when the opponent's last play is known, from a game record's turn) draws the
     opponent's racks from the inference of that play."""
     from solver_cli.engine.alphabet import parse_rack, rack_text
-    from solver_cli.engine.unseen import position_warnings
     from solver_cli.games import workers
     from solver_cli.games.selfplay import random_seed
     from solver_cli.lookahead.sim import SimStopped, simulate
@@ -102,8 +101,7 @@ def run_sim(
         raise BadInput(f"--rank win needs a win-probability table for {rule_set.name}; use --rank spread")
     objective = "points" if rank == "spread" or win_probability is None else "win"
     try:
-        for message in position_warnings(position.board, counts, rule_set, lex.contains, lex.name):
-            warn(message)
+        warn_position(position.board, counts, rule_set, lex)
         opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
         sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
     except ScrabError as exc:
@@ -259,19 +257,16 @@ Describe = Callable[["Candidate"], tuple[str, str]]
 def describer(board: Board, rules: Rules, rack: list[int]) -> Describe:
     """(position, word) of a candidate as scrab solve shows them ("8H", "RE(T)AINS"; "-",
     "exchange QU"), each worked out once."""
-    from solver_cli.engine.movegen import KINDS, PLACE
-    from solver_cli.engine.scoring import build_move, other_move
+    from solver_cli.engine.movegen import PLACE
+    from solver_cli.engine.ranking import candidate_move
 
     known: dict[Candidate, tuple[str, str]] = {}
 
     def describe(c: Candidate) -> tuple[str, str]:
         text = known.get(c)
         if text is None:
-            if c.kind == PLACE:
-                move = build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
-                text = (move.position, move.notation)
-            else:
-                text = ("-", other_move(KINDS[c.kind], rack, c.codes).text)
+            move = candidate_move(board, rules, rack, c)
+            text = (move.position, move.notation) if c.kind == PLACE else ("-", move.text)
             known[c] = text
         return text
 

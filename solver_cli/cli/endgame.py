@@ -10,16 +10,12 @@ import click
 
 from solver_cli.cli._common import (
     BadInput,
-    complete_path,
     json_option,
-    lexicon_options,
-    load_lexicon_for,
     refuse_empty_rack,
     stopped,
     to_click_error,
-    warn,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
 from solver_cli.errors import ScrabError
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, MAX_PLIES, MAX_TT_MB
 
@@ -38,10 +34,7 @@ MAX_SECONDS = 86_400
 
 
 @click.command()
-@click.argument("position", metavar="POSITION", shell_complete=complete_path)
-@click.option("--rack", help="The rack of the player to move, ? for a blank (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("The rack of the player to move, ? for a blank (quoted for the shell).", name="position")
 @click.option(
     "--top",
     "-n",
@@ -109,17 +102,14 @@ def endgame(
     if not position.strip():
         raise BadInput("the position argument is empty: give a board file, a CGP position or a GCG record")
     from solver_cli.engine.alphabet import rack_text
-    from solver_cli.engine.unseen import position_warnings, unseen_tiles
+    from solver_cli.engine.unseen import unseen_tiles
     from solver_cli.lookahead.endgame import EndgameStopped, solve_endgame
 
     try:
-        loaded, rule_set = read_game_position(ctx, position, rules, turn)
-        counts = mover_rack(rack, loaded, rule_set.rack_size)
+        loaded, rule_set, counts = read_game(ctx, position, rules, turn, rack)
         setting = game_setting(loaded, rule_set)
-        chosen_lexicon = position_lexicon(lexicon, loaded)
-        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
-        for message in position_warnings(loaded.board, counts, rule_set, lex.contains, lex.name):
-            warn(message)
+        _, lex = game_lexicon(lexicon, loaded, rule_set, as_json)
+        warn_position(loaded.board, counts, rule_set, lex)
         unseen = unseen_tiles(loaded.board, counts, rule_set)
         check_endgame(loaded, unseen.total, rule_set)
         opponent = list(unseen.counts)
@@ -168,12 +158,6 @@ class Setting:
     names: tuple[str, str] | None
     scores: tuple[int, int]
     scoreless: int
-
-
-def mover_rack(rack: str | None, loaded: LoadedPosition, rack_size: int) -> list[int]:
-    from solver_cli.cli.solve import rack_counts
-
-    return rack_counts(rack, loaded, rack_size)
 
 
 def game_setting(loaded: LoadedPosition, rules: Rules) -> Setting:
@@ -259,12 +243,9 @@ class search_status:  # noqa: N801 (used as a context manager, like a function)
 
 def candidate_move(board: Board, rules: Rules, rack: list[int], move: Candidate) -> Move:
     """A first move or a step of the variation as a ``Move`` (its notation, tiles and score)."""
-    from solver_cli.engine.movegen import PLACE
-    from solver_cli.engine.scoring import build_move, other_move
+    from solver_cli.engine.ranking import candidate_move as move_of
 
-    if move.kind == PLACE:
-        return build_move(board, rules, rack, move.down, move.line, move.start, move.codes)
-    return other_move("pass", rack)
+    return move_of(board, rules, rack, move)
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,11 @@ from solver_cli.cli._common import (
     json_option,
     leaves_option,
     lexicon_options,
-    load_lexicon_for,
     parse_rank,
     rank_option,
     to_click_error,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
-from solver_cli.cli.solve import rack_counts
+from solver_cli.cli._game import game_lexicon, read_game, turn_option
 from solver_cli.errors import IllegalMove, InputError, ScrabError
 
 
@@ -67,10 +65,8 @@ def explain(
     check_rank(ctx, rank, leaves_path)
     text = " ".join(move).strip()
     try:
-        loaded, rule_set = read_game_position(ctx, board, rules, turn)
-        counts = rack_counts(rack, loaded, rule_set.rack_size)
-        chosen_lexicon = position_lexicon(lexicon, loaded)
-        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        loaded, rule_set, counts = read_game(ctx, board, rules, turn, rack)
+        chosen_lexicon, lex = game_lexicon(lexicon, loaded, rule_set, as_json)
         number = parse_rank(text)
         if number is not None:
             # The rank is in solve's list, so it is ranked the same way.

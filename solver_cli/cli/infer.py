@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import click
@@ -17,11 +16,10 @@ from solver_cli.cli._common import (
     load_lexicon_for,
     progress_bar,
     to_click_error,
-    warn,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.cli._game import position_lexicon, rack_counts, read_game_position, turn_option, warn_position
 from solver_cli.cli._lastplay import described, move_line, recorded_move
-from solver_cli.errors import IllegalMove, InputError, ScrabError
+from solver_cli.errors import IllegalMove, ScrabError
 from solver_cli.lookahead.infer import DEFAULT_LIMIT, DEFAULT_MARGIN, MAX_LIMIT, MAX_MARGIN
 
 if TYPE_CHECKING:
@@ -96,15 +94,15 @@ def infer(
       scrab infer boards/example.gcg --turn 7
       scrab infer boards/empty.txt --rack EEILNOU --last-play '8D FAIRED' --json
     """
-    from solver_cli.cli.solve import rack_counts
     from solver_cli.engine.alphabet import rack_text
-    from solver_cli.engine.unseen import position_warnings, unseen_tiles
+    from solver_cli.engine.unseen import unseen_tiles
     from solver_cli.lookahead.infer import infer as run_infer
 
     if rack is not None and not rack.strip():
         raise BadInput("--rack is empty: give your rack, e.g. --rack 'AEIRST?' (quoted for the shell)")
     try:
         position, rule_set = read_game_position(ctx, board, rules, turn)
+        # (the record's word list is chosen, with its warning, before the move is checked)
         chosen_lexicon = position_lexicon(lexicon, position)
         game = position.game
         if game is not None:
@@ -124,8 +122,7 @@ def infer(
             lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
             play, shown = given_move(board_before, rule_set, lex, last_play)
         counts = rack_counts(rack, position, rule_set.rack_size)
-        for message in position_warnings(board_before, counts, rule_set, lex.contains, lex.name):
-            warn(message)
+        warn_position(board_before, counts, rule_set, lex)
         ranking = choose_ranking("equity", leaves_path, rule_set, chosen_lexicon)
         assert ranking.leaves is not None
         unseen = unseen_tiles(board_before, counts, rule_set)
@@ -172,28 +169,10 @@ def infer(
 def given_move(board: Board, rules: Rules, lex: Lexicon, text: str) -> tuple[OpponentPlay, dict[str, object]]:
     """The ``--last-play`` move on ``board``: a placement (checked and scored), an exchange of
     N tiles, or the pass."""
-    from solver_cli.engine.alphabet import BLANK, CODE
-    from solver_cli.engine.play import check_play
-    from solver_cli.lookahead.infer import OpponentPlay
+    from solver_cli.lookahead.infer import EXCHANGE, PASS, parse_opponent_play
 
-    words = text.split()
-    if [w.lower() for w in words] == ["pass"]:
-        return OpponentPlay.passed(), described("pass", None)
-    if words and words[0].lower() == "exchange":
-        if len(words) != 2 or not re.fullmatch(r"[0-9]{1,2}", words[1]):
-            raise InputError(f"--last-play {text!r}: give the number of tiles exchanged, e.g. 'exchange 3'")
-        count = int(words[1])
-        if not 1 <= count <= rules.rack_size:
-            raise InputError(f"--last-play {text!r}: an exchange throws back 1 to {rules.rack_size} tiles")
-        return OpponentPlay.exchange(count), described(f"exchange {count}", 0)
-    if len(words) != 2:
-        raise InputError(f"--last-play {text!r}: give a position and a word (8D FAIRED), 'exchange N' or 'pass'")
-    played = check_play(board, rules, words[0], words[1], lex.contains, lex.name)
-    tiles = [0] * 27
-    for tile in played.placed:
-        tiles[BLANK if tile.blank else CODE[tile.letter]] += 1
-    score = played.scored.score
-    return OpponentPlay.placement(tiles, score), described(f"{words[0].upper()} {words[1]}", score)
+    play, shown = parse_opponent_play(board, rules, text, lex.contains, lex.name, "--last-play")
+    return play, described(shown, None if play.kind == PASS else 0 if play.kind == EXCHANGE else play.score)
 
 
 def inference_json(result: Inference, shown: dict[str, object], top: int) -> dict[str, object]:

@@ -9,18 +9,14 @@ import click
 from solver_cli.cli._common import (
     BadInput,
     choose_ranking,
-    complete_path,
     console,
     json_option,
-    lexicon_options,
-    load_lexicon_for,
     print_wrapped,
     progress_bar,
     stopped,
     to_click_error,
-    warn,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
@@ -63,19 +59,13 @@ def record_standing(position: LoadedPosition) -> tuple[int, int] | None:
 
 
 def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> str:
-    from solver_cli.engine.movegen import PLACE
-    from solver_cli.engine.scoring import build_move
+    from solver_cli.engine.ranking import candidate_move
 
-    if move.kind != PLACE:
-        return "pass"
-    return build_move(board, rules, rack, move.down, move.line, move.start, move.codes).text
+    return candidate_move(board, rules, rack, move).text
 
 
 @click.command()
-@click.argument("board", metavar="POSITION", shell_complete=complete_path)
-@click.option("--rack", help="Your rack, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("Your rack, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
 @click.option(
     "--top",
     "-n",
@@ -142,11 +132,8 @@ def peg(
       scrab peg boards/peg.gcg --turn 25 --top 3 --time-limit 5
       scrab peg boards/peg.gcg --turn 25 --top 1 --pessimistic --time-limit 5 --json
     """
-    from solver_cli.cli.solve import rack_counts
-
     try:
-        position, rule_set = read_game_position(ctx, board, rules, turn)
-        counts = rack_counts(rack, position, rule_set.rack_size)
+        position, rule_set, counts = read_game(ctx, board, rules, turn, rack)
         standing = record_standing(position)
         the_spread = spread if spread is not None else standing[0] if standing is not None else 0
         scoreless = standing[1] if standing is not None else 0
@@ -158,12 +145,8 @@ def peg(
         if in_bag > max_bag:
             more = f"--max-bag {in_bag} takes it on" if in_bag <= MAX_BAG_LIMIT else "at most 7 with --max-bag"
             raise BadInput(f"{position.name}: the bag holds {in_bag} tiles; scrab peg takes 1 to {max_bag} ({more})")
-        chosen_lexicon = position_lexicon(lexicon, position)
-        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
-        from solver_cli.engine.unseen import position_warnings
-
-        for message in position_warnings(position.board, counts, rule_set, lex.contains, lex.name):
-            warn(message)
+        chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
+        warn_position(position.board, counts, rule_set, lex)
         ranking = choose_ranking("equity", None, rule_set, chosen_lexicon)
     except ScrabError as exc:
         raise to_click_error(exc) from None

@@ -11,12 +11,11 @@ from solver_cli.cli._common import (
     complete_path,
     json_option,
     lexicon_options,
-    load_lexicon_for,
     refuse_empty_rack,
     to_click_error,
     write_output,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.cli._game import game_lexicon, read_game_position, turn_option
 from solver_cli.errors import IllegalMove, ScrabError
 
 
@@ -84,7 +83,7 @@ def play(
         loaded, rule_set = read_game_position(ctx, board, rules, turn)
         given = rack if rack is not None else (loaded.rack if turn is not None else None)  # a turn names its rack
         counts = parse_rack(given, rule_set.rack_size) if given is not None else None
-        lex = load_lexicon_for(position_lexicon(lexicon, loaded), rule_set.max_side, as_json)
+        _, lex = game_lexicon(lexicon, loaded, rule_set, as_json)
         result = check_play(loaded.board, rule_set, position, word, lex.contains, lex.name, counts, count_tiles=True)
     except IllegalMove as exc:
         raise click.ClickException(f"illegal move: {exc}") from None

@@ -7,26 +7,20 @@ import click
 
 from solver_cli.cli._common import (
     BadInput,
-    complete_path,
     jobs_option,
     json_option,
     leaves_option,
-    lexicon_options,
-    load_lexicon_for,
     refuse_empty_rack,
     to_click_error,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.cli._game import game_lexicon, position_options, read_game
 from solver_cli.cli._sim import STOP_CHOICES, run_sim
 from solver_cli.errors import ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES
 
 
 @click.command()
-@click.argument("board", metavar="POSITION", shell_complete=complete_path)
-@click.option("--rack", help="Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
 @leaves_option
 @click.option(
     "--candidates",
@@ -122,7 +116,6 @@ def sim(
       scrab sim boards/example.gcg --turn 10 --candidates 3 --iterations 10 --json
     """
     from solver_cli.cli._common import check_rank, choose_ranking
-    from solver_cli.cli.solve import rack_counts
 
     refuse_empty_rack(rack)
     check_rank(ctx, "equity", leaves_path)
@@ -131,10 +124,8 @@ def sim(
     if opponent_rack is not None and infer:
         raise click.UsageError("--infer cannot be used with --opponent-rack: the rack is given", ctx)
     try:
-        position, rule_set = read_game_position(ctx, board, rules, turn)
-        counts = rack_counts(rack, position, rule_set.rack_size)
-        chosen_lexicon = position_lexicon(lexicon, position)
-        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        position, rule_set, counts = read_game(ctx, board, rules, turn, rack)
+        chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
         ranking = choose_ranking("equity", leaves_path, rule_set, chosen_lexicon)
     except ScrabError as exc:
         raise to_click_error(exc) from None

@@ -11,12 +11,9 @@ from solver_cli.cli._common import (
     check_rank,
     check_writable,
     choose_ranking,
-    complete_path,
     given,
     json_option,
     leaves_option,
-    lexicon_options,
-    load_lexicon_for,
     option_name,
     rank_option,
     refuse_empty_rack,
@@ -24,54 +21,16 @@ from solver_cli.cli._common import (
     require,
     save_svg,
     to_click_error,
-    warn,
 )
-from solver_cli.cli._game import position_lexicon, read_game_position, turn_option
+from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
     from solver_cli.engine.scoring import Move
-    from solver_cli.formats.position import LoadedPosition
-
-
-def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> list[int]:
-    """The rack from ``--rack``, else from the CGP position; a usage error if neither."""
-    from solver_cli.engine.alphabet import parse_rack
-
-    refuse_empty_rack(rack)
-    given = rack if rack is not None else position.rack
-    if given is None:
-        raise click.UsageError(f"Missing option '--rack': {no_rack_reason(position)}")
-    return parse_rack(given, rack_size)
-
-
-def no_rack_reason(position: LoadedPosition) -> str:
-    """Why the position names no rack: for a game record, what its turn's line is."""
-    game, turn = position.game, position.turn
-    if game is None or turn is None:
-        return "the board gives no rack"
-    if turn > len(game.turns):
-        return f"{position.name} gives no rack for the position after its last turn (#rack1 / #rack2)"
-    at = game.turns[turn - 1]
-    what = {
-        "challenge": "a challenge bonus",
-        "out": "the points for going out",
-        "penalty": "a rack penalty at the end",
-        "time": "a time penalty",
-        "withdrawn": "a withdrawn phony",
-    }.get(at.kind)
-    if what is not None:
-        return f"turn {turn} of {position.name} (line {at.line}) is {what}, not a move: it has no rack to solve"
-    if at.rack is None:
-        return f"turn {turn} of {position.name} (line {at.line}) does not give the player's rack"
-    return f"turn {turn} of {position.name} (line {at.line}) gives only the tiles played, not the whole rack"
 
 
 @click.command()
-@click.argument("board", metavar="BOARD", shell_complete=complete_path)
-@click.option("--rack", help="Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).")
-@turn_option
-@lexicon_options
+@position_options("Rack letters, ? for a blank, e.g. 'AEIRST?' (quoted for the shell).", metavar="BOARD")
 @rank_option
 @leaves_option
 @click.option("--top", "-n", type=click.IntRange(min=1), default=20, show_default=True, help="Show the N best moves.")
@@ -189,13 +148,12 @@ def solve(
 
     from solver_cli.engine.alphabet import rack_text
     from solver_cli.engine.ranking import make_filters
-    from solver_cli.engine.unseen import position_warnings, unseen_tiles, valuation_for
+    from solver_cli.engine.unseen import unseen_tiles, valuation_for
     from solver_cli.formats.position import position_cgp
 
     fold = fold_blanks and not as_json
     try:
-        position, rule_set = read_game_position(ctx, board, rules, turn)
-        counts = rack_counts(rack, position, rule_set.rack_size)
+        position, rule_set, counts = read_game(ctx, board, rules, turn, rack)
         filters = make_filters(
             rule_set,
             at=at,
@@ -206,8 +164,7 @@ def solve(
             word=word,
             sort="score" if sort in ("rank", "score") else sort,  # the library's name for its rank order
         )
-        chosen_lexicon = position_lexicon(lexicon, position)
-        lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
+        chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
         if simulate_moves:
             from solver_cli.cli._sim import run_sim
             from solver_cli.lookahead.sim import DEFAULT_CANDIDATES
@@ -225,9 +182,7 @@ def solve(
                 lexicon_choice=chosen_lexicon,
             )
             return
-        warnings = position_warnings(position.board, counts, rule_set, lex.contains, lex.name)
-        for message in warnings:
-            warn(message)
+        warnings = warn_position(position.board, counts, rule_set, lex)
         ranking = choose_ranking(rank, leaves_path, rule_set, chosen_lexicon)
         valuation = valuation_for(position.board, counts, rule_set, ranking.leaves)
         # With folding, the library counts table rows and returns every move in them.

@@ -30,6 +30,8 @@ class Layout:
         rack_size: int,
         bingo: int,
         centre: int,
+        out_gain: int = 1,
+        out_loss: int = 1,
     ) -> None: ...
 
 class Leaves:

@@ -16,10 +16,13 @@ Equity is computed in integers, thousandths of a point (``score * 1000 + leave``
 it is exact and ranks identically in both engines; a stored value (hundredths) counts ten.
 
 End of game (the bag empty): a leave has no future, so the static adjustments of Macondo and
-wolges replace the table. A move that goes out gains twice the face value of the opponent's
-rack (the opponent loses it and the player gains it); a move that does not go out pays twice
-the face value of the tiles it keeps plus ``NOT_OUT_PENALTY`` (10 points: the opponent may go
-out next). With 1 to 6 tiles in the bag the table's value applies in full, as in the
+wolges replace the table, with the rule set's end factors. A move that goes out gains
+``out_gain + out_loss`` times the face value of the opponent's rack (the player gains
+``out_gain`` times it and the opponent loses ``out_loss`` times it: twice it in every shipped
+rule set); a move that does not go out pays the same multiple of the face value of the tiles
+it keeps plus ``NOT_OUT_PENALTY`` (10 points: the opponent may go out next, with those tiles
+on this rack). ``stuck_loss`` does not enter: one move cannot see the scoreless turns that
+would end the game (the endgame search does). With 1 to 6 tiles in the bag the table's value applies in full, as in the
 midgame: the tiles kept still decide the next rack, and the exchange that would throw a bad
 leave away is no longer allowed, which the table cannot know; the ranking does not search
 the pre-endgame (docs/equity.md), ``lookahead.peg`` does.
@@ -30,9 +33,12 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from solver_cli.engine.alphabet import ALPHABET_SIZE
+
+if TYPE_CHECKING:
+    from solver_cli.engine.rules import Rules
 
 CODES = ALPHABET_SIZE + 1  # the blank and A..Z
 MAX_LEAVE = 6  # leaves of a 7-tile rack; longer ones (a pass keeps 7) use the fallback
@@ -165,16 +171,21 @@ class Valuation(NamedTuple):
     def equity(self) -> bool:
         return self.leaves is not None
 
-    def leave_term(self, kept: list[int] | tuple[int, ...], values: tuple[int, ...]) -> int:
-        """What keeping ``kept`` (27 counts) adds to a move's score, in thousandths of a point."""
+    def leave_term(self, kept: list[int] | tuple[int, ...], rules: Rules) -> int:
+        """What keeping ``kept`` (27 counts) adds to a move's score, in thousandths of a point.
+        With the bag empty the rule set's end factors count: going out moves ``out_gain +
+        out_loss`` times the opponent's rack to the mover, and tiles kept risk the same
+        multiple of their own face value when the opponent goes out next."""
         if self.leaves is None:
             return 0
         if self.bag > 0:
             return self.leaves.value(kept)
+        out_factor = rules.out_gain + rules.out_loss
         if not any(kept):
-            return 2 * self.opponent * SCALE
+            return out_factor * self.opponent * SCALE
+        values = rules.values
         left = sum(n * values[code] for code, n in enumerate(kept) if code)
-        return -(2 * left + NOT_OUT_PENALTY) * SCALE
+        return -(out_factor * left + NOT_OUT_PENALTY) * SCALE
 
 
 SCORE = Valuation()

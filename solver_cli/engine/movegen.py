@@ -31,7 +31,15 @@ from solver_cli.engine.alphabet import ALPHABET_SIZE, BLANK_BIT
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag, structure_problem
 from solver_cli.engine.leaves import SCALE, SCORE, LeaveTable, Valuation, exchanges
-from solver_cli.engine.rules import MAX_BINGO_BONUS, MAX_RACK_SIZE, MAX_SIDE, MAX_TILE_VALUE, MAX_TILES, Rules
+from solver_cli.engine.rules import (
+    MAX_BINGO_BONUS,
+    MAX_END_FACTOR,
+    MAX_RACK_SIZE,
+    MAX_SIDE,
+    MAX_TILE_VALUE,
+    MAX_TILES,
+    Rules,
+)
 from solver_cli.errors import InputError, RulesError
 
 if TYPE_CHECKING:
@@ -223,7 +231,6 @@ def _python_candidates(
     """Every candidate, unordered, by the Python twin (the native engine's other_moves and
     leave_term are the same rules)."""
     found = []
-    values = rules.values
     cols = board.cols
     squares = board.squares
     for score, down, line, start, codes in _movegen_py.generate_moves(board, rack, gaddag, rules):
@@ -233,14 +240,14 @@ def _python_candidates(
             for k, code in enumerate(codes):
                 if not squares[(start + k) * cols + line if down else line * cols + start + k]:
                     kept[0 if code & BLANK_BIT else code] -= 1
-            leave = valuation.leave_term(kept, values)
+            leave = valuation.leave_term(kept, rules)
         found.append(Candidate(score, leave, PLACE, down, line, start, codes))
     for thrown in exchanges(rack, valuation.exchange):
         kept = [held - out for held, out in zip(rack, thrown, strict=True)]
         tiles = tuple(code for code, n in enumerate(thrown) for _ in range(n))
-        found.append(Candidate(0, valuation.leave_term(kept, values), EXCHANGE, False, 0, 0, tiles))
+        found.append(Candidate(0, valuation.leave_term(kept, rules), EXCHANGE, False, 0, 0, tiles))
     if valuation.passes:
-        found.append(Candidate(0, valuation.leave_term(rack, values), PASS, False, 0, 0, ()))
+        found.append(Candidate(0, valuation.leave_term(rack, rules), PASS, False, 0, 0, ()))
     return found
 
 
@@ -314,6 +321,9 @@ def check_rules(rules: Rules) -> None:
         and 0 <= rules.centre[1] < rules.cols
     ):
         problem = f"the centre {rules.centre!r} is off the {rules.rows}x{rules.cols} board"
+    elif not all(type(f) is int and 0 <= f <= MAX_END_FACTOR for f in (rules.out_gain, rules.out_loss)):
+        # (the equity ranking's end-of-game adjustments count them; the native Layout takes 0..10)
+        problem = f"out_gain and out_loss must be 0 to {MAX_END_FACTOR}, not {rules.out_gain!r} and {rules.out_loss!r}"
     if problem is not None:
         raise RulesError(f"rule set {rules.name}: {problem}")
     if len(_CHECKED_RULES) > 64:  # rule sets are few; never let the table grow without bound
@@ -424,6 +434,8 @@ def _layout(rules: Rules) -> _movegen_c.Layout:
         rules.rack_size,
         rules.bingo_bonus,
         centre,
+        out_gain=rules.out_gain,
+        out_loss=rules.out_loss,
     )
     if len(_LAYOUTS) > 64:  # rule sets are few; never let the table grow without bound
         _LAYOUTS.clear()

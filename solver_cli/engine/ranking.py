@@ -386,11 +386,16 @@ def _keep_candidate(filters: Filters, board: Board, c: Candidate) -> bool:
     return _keep(filters, board, c.raw)
 
 
-def _move_of(board: Board, rules: Rules, rack: list[int], c: Candidate, valuation: Valuation) -> Move:
+def candidate_move(board: Board, rules: Rules, rack: list[int], c: Candidate) -> Move:
+    """The ``Move`` users see (notation, tiles, score, cross-words) of the candidate ``c``
+    for ``rack`` (27 counts) on ``board``: a placement, an exchange or the pass."""
     if c.kind == PLACE:
-        move = build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
-    else:
-        move = other_move(KINDS[c.kind], rack, c.codes)
+        return build_move(board, rules, rack, c.down, c.line, c.start, c.codes)
+    return other_move(KINDS[c.kind], rack, c.codes)
+
+
+def _move_of(board: Board, rules: Rules, rack: list[int], c: Candidate, valuation: Valuation) -> Move:
+    move = candidate_move(board, rules, rack, c)
     if not valuation.equity:
         return move
     return replace(move, equity=c.equity / SCALE, leave_value=c.leave / SCALE)

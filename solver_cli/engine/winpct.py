@@ -9,7 +9,8 @@ draw) and the smoothed probability (``values``, in thousandths), which is what l
 read (``games.winpct`` trains and smooths; ``formats.winpctfile`` reads and writes files).
 
 A lookup clamps the spread to the table's range (a lead of 500 reads as one of
-``spread_max``, as in MAGPIE), interpolates linearly between the two rows around it, and
+``spread_max``, as in MAGPIE), interpolates linearly between the two rows around it (a
+fractional spread, such as simulation's leaves give, as exactly as a whole one), and
 refuses a number of unseen tiles outside the table. With no tile unseen the game is over and
 the answer is exact: 1 for a lead, 0.5 for a tie, 0 behind.
 
@@ -19,6 +20,7 @@ training lives in ``games.winpct``.
 
 from __future__ import annotations
 
+import math
 from array import array
 from dataclasses import dataclass, field
 
@@ -101,17 +103,22 @@ class WinTable:
             raise InputError(f"{unseen:,} tiles unseen: the table {self.name} covers 0 to {self.unseen_max:,}")
 
 
-def win_probability(table: WinTable, spread: int, unseen: int) -> float:
+def win_probability(table: WinTable, spread: float, unseen: int) -> float:
     """P(the player to move wins), a draw counting half, with ``spread`` (its score less the
-    opponent's) and ``unseen`` tiles it cannot see (bag and opponent's rack). The spread is
-    clamped to the table's range and interpolated between rows; ``InputError`` for a number
-    of unseen tiles outside the table. No tile unseen: the game is over, the answer exact."""
+    opponent's; fractions of a point, such as a leave's, interpolate as whole points do) and
+    ``unseen`` tiles it cannot see (bag and opponent's rack). The spread is clamped to the
+    table's range and interpolated linearly between the rows around it; ``InputError`` for
+    a spread that is not a finite number, or a number of unseen tiles outside the table. No
+    tile unseen: the game is over, the answer exact."""
+    if not isinstance(spread, int) and not (isinstance(spread, float) and math.isfinite(spread)):
+        raise InputError(f"spread must be a finite number of points, not {spread!r}")
     table.check_unseen(unseen)
     if unseen == 0:
         return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
     step = table.spread_step
     offset = max(0, min(2 * table.spread_max, spread + table.spread_max))
-    row, part = divmod(offset, step)
+    row = int(offset // step)
+    part = offset - row * step  # (exact for a whole spread: the integers' arithmetic as before)
     base = unseen * table.rows
     low = table.values[base + row]
     if part == 0:

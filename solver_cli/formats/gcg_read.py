@@ -619,9 +619,7 @@ class _Replay:
         gain, both = rules.out_gain * value, (rules.out_gain + rules.out_loss) * value
         if ev.score not in (gain, both):
             self.problem(
-                turn,
-                "score",
-                f"({shown}) is worth {gain} (or {both} counted twice); the record says {ev.score:+d}",
+                turn, "score", f"({shown}) is worth {_going_out_worth(rules, value)}; the record says {ev.score:+d}"
             )
         left = [max(0, rules.counts[code] - self.on_board[code]) for code in range(27)]
         if self.bag == 0 and sum(left) == self.held[1 - turn.player] and left != counted:
@@ -670,6 +668,19 @@ def _players(gcg: GcgFile) -> tuple[list[str], list[str]]:
     if nicks[0] and nicks[0] == nicks[1]:
         raise InputError(f"{gcg.name}: both players have the nickname {nicks[0]!r}")
     return nicks, names
+
+
+def _going_out_worth(rules: Rules, value: int) -> str:
+    """What the line of the player who went out may score for a rack worth ``value``: out_gain
+    x it, or (out_gain + out_loss) x it when the opponent's loss is counted on the same line
+    (the GCG habit: twice the rack when both factors are 1, as in every shipped rule set)."""
+    gain, both = rules.out_gain * value, (rules.out_gain + rules.out_loss) * value
+    if rules.out_gain == rules.out_loss == 1:
+        return f"{gain} (or {both} counted twice)"
+    with_loss = f"; {both} with the opponent's loss, out_loss {rules.out_loss} x {value}, on the same line"
+    return (
+        f"{gain} (out_gain {rules.out_gain} x {value} under the {rules.name} rules{with_loss if both != gain else ''})"
+    )
 
 
 def _rack(text: str, limit: int, where: str) -> list[int]:

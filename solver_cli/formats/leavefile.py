@@ -26,7 +26,7 @@ solve``.
 
 Reading trusts nothing: the size is bounded before anything is read; the checksum must
 match before the header is parsed; the header must be one line of JSON, an object nested at
-most ``MAX_HEADER_DEPTH`` deep (checked before the parser, which recurses once per level),
+most ``tablefile.MAX_HEADER_DEPTH`` deep (checked before the parser, which recurses once per level),
 with the right types and ranges; and every string in it is made printable (``_io.one_line``)
 before anything can show it. Shipped tables live in
 ``solver_cli/data/leaves/RULES-LEXICON.leaves``.
@@ -34,30 +34,38 @@ before anything can show it. Shipped tables live in
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import zlib
 from array import array
 from pathlib import Path
 
-from solver_cli._data import data_folder, untrusted_folder, user_data_dir
-from solver_cli._io import one_line, read_limited, write_atomically
+from solver_cli._io import read_limited, write_atomically
 from solver_cli._text import plural
 from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
-from solver_cli.engine.rules import MAX_NAME_LENGTH, MAX_RACK_SIZE
+from solver_cli.engine.rules import MAX_RACK_SIZE
 from solver_cli.errors import InputError
+from solver_cli.formats.tablefile import (
+    check_names,
+    check_types,
+    find_table,
+    header_bytes,
+    header_end,
+    parse_header,
+    shipped_names,
+    shipped_table,
+    user_table,
+    user_table_path,
+)
 
 VERSION = 3
+SUFFIX = ".leaves"
 MAGIC_V1 = b"scrab-leaves 1\n"  # the checksum a SHA-256 of the values, in the header
 MAGIC_V2 = b"scrab-leaves 2\n"  # the checksum a CRC-32 of the values, in the header
 _MAGIC_V3 = re.compile(rb"scrab-leaves 3 ([0-9a-f]{8})\n")
 MAGIC_LINE_BYTES = len(b"scrab-leaves 3 0a1b2c3d\n")
 MAX_HEADER_BYTES = 64_000
-MAX_HEADER_DEPTH = 8  # objects and arrays in one another; scrab writes 3 (round_reports: [{...}])
 MAX_FILE_BYTES = MAGIC_LINE_BYTES + MAX_HEADER_BYTES + 1 + 2 * TABLE_SIZE
-MAX_LEXICON_NAME = 255  # a word list's file name without its suffixes
-_JSON_SPECIAL = re.compile(r'[\[\]{}"\\]')
 
 
 def read_leaves(path: str | Path) -> LeaveTable:
@@ -68,9 +76,7 @@ def read_leaves(path: str | Path) -> LeaveTable:
 
 def decode_leaves(data: bytes, name: str) -> LeaveTable:
     version, start, crc = _magic(data, name)
-    end = data.find(b"\n", start, start + MAX_HEADER_BYTES + 1)
-    if end < 0:
-        raise InputError(f"{name}: the header line is missing or longer than {MAX_HEADER_BYTES:,} bytes")
+    end = header_end(data, start, name, MAX_HEADER_BYTES)
     body = memoryview(data)[end + 1 :]  # (not a copy: 2.2 MB of fresh pages cost a millisecond)
     if len(body) != 2 * TABLE_SIZE:
         raise InputError(f"{name}: {len(body):,} bytes of values; {2 * TABLE_SIZE:,} expected (truncated?)")
@@ -108,31 +114,12 @@ def _magic(data: bytes, name: str) -> tuple[int, int, int]:
 def _header(line: bytes, name: str, version: int) -> dict[str, object]:
     """The header, checked: one JSON object, nested at most ``MAX_HEADER_DEPTH`` deep, the
     fields scrab interprets of the right types and ranges, every string printable."""
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{name}: the header is not one line of JSON (not UTF-8)") from None
-    if _nesting(text) > MAX_HEADER_DEPTH:
-        raise InputError(f"{name}: the header is nested more than {MAX_HEADER_DEPTH} deep")
-    try:
-        header = json.loads(text, parse_constant=_no_constant)
-    except ValueError:
-        raise InputError(f"{name}: the header is not one line of JSON") from None
-    if not isinstance(header, dict):
-        raise InputError(f"{name}: the header is not a JSON object")
-    checked = _printable(header)
-    assert isinstance(checked, dict)
+    checked = parse_header(line, name)
     checksum_kind: dict[str, type] = {"sha256": str} if version == 1 else {"crc32": int} if version == 2 else {}
-    for key, kind in (_REQUIRED | checksum_kind).items():
-        if type(checked.get(key)) is not kind:
-            raise InputError(f"{name}: the header's {key!r} is missing or not a {_KIND_NAMES[kind]}")
+    check_types(checked, _REQUIRED | checksum_kind, name)
     if checked["entries"] != TABLE_SIZE:
         raise InputError(f"{name}: {plural(checked['entries'], 'entry', 'entries')}; a table holds {TABLE_SIZE:,}")
-    for key, most in (("rules", MAX_NAME_LENGTH), ("lexicon", MAX_LEXICON_NAME)):
-        text_value = checked[key]
-        assert isinstance(text_value, str)
-        if not 1 <= len(text_value) <= most:
-            raise InputError(f"{name}: the header's {key!r} must be a name of 1 to {most} characters")
+    check_names(checked, name)
     rack_size = checked["rack_size"]
     assert isinstance(rack_size, int)
     if not 1 <= rack_size <= MAX_RACK_SIZE:
@@ -144,50 +131,6 @@ def _header(line: bytes, name: str, version: int) -> dict[str, object]:
 
 
 _REQUIRED: dict[str, type] = {"rules": str, "lexicon": str, "rack_size": int, "entries": int}
-_KIND_NAMES: dict[type, str] = {str: "string", int: "whole number"}
-
-
-def _nesting(text: str) -> int:
-    """How deep the arrays and objects of the JSON ``text`` nest (strings skipped, escapes
-    honoured), in one pass over its brackets, quotes and backslashes: linear, no recursion."""
-    depth = deepest = 0
-    in_string = False
-    skip_to = 0  # the character after an escaped one
-    for match in _JSON_SPECIAL.finditer(text):
-        at = match.start()
-        if at < skip_to:
-            continue
-        ch = match.group()
-        if in_string:
-            if ch == "\\":
-                skip_to = at + 2
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
-def _no_constant(word: str) -> object:
-    raise ValueError(f"{word} is not a number JSON allows")
-
-
-def _printable(value: object) -> object:
-    """``value`` (parsed JSON, nested at most ``MAX_HEADER_DEPTH`` deep) with every string in
-    it, keys included, made printable: a header is shown, and a control character in it
-    could drive the terminal or start a forged line."""
-    if isinstance(value, str):
-        return one_line(value)
-    if isinstance(value, list):
-        return [_printable(item) for item in value]
-    if isinstance(value, dict):
-        return {one_line(key): _printable(item) for key, item in value.items()}
-    return value
 
 
 def _checksum_matches(body: memoryview, header: dict[str, object], version: int) -> bool:
@@ -211,10 +154,7 @@ def encode_leaves(table: LeaveTable, info: dict[str, object]) -> bytes:
     # (an old file's checksum of its values alone is not carried over)
     header = {key: value for key, value in info.items() if key not in ("sha256", "crc32")}
     header["entries"] = TABLE_SIZE
-    line = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
-    if b"\n" in line or len(line) > MAX_HEADER_BYTES:
-        raise ValueError("header too long")
-    rest = line + b"\n" + values.tobytes()
+    rest = header_bytes(header, MAX_HEADER_BYTES) + b"\n" + values.tobytes()
     return b"scrab-leaves %d %08x\n" % (VERSION, zlib.crc32(rest)) + rest
 
 
@@ -226,36 +166,24 @@ def write_leaves(path: str | Path, table: LeaveTable, info: dict[str, object]) -
 
 def shipped_leaves(rules: str, lexicon: str) -> LeaveTable | None:
     """The shipped table trained for ``rules`` and ``lexicon`` (names), or None."""
-    resource = data_folder("leaves") / f"{rules}-{lexicon}.leaves"
-    if not resource.is_file():
-        return None
-    return decode_leaves(resource.read_bytes(), f"{rules}-{lexicon}.leaves")
+    return shipped_table("leaves", SUFFIX, rules, lexicon, decode_leaves)
 
 
 def shipped_tables() -> list[str]:
     """The ``rules-lexicon`` names of the shipped tables."""
-    folder = data_folder("leaves")
-    if not folder.is_dir():
-        return []
-    return sorted(p.name[: -len(".leaves")] for p in folder.iterdir() if p.name.endswith(".leaves"))
+    return shipped_names("leaves", SUFFIX)
 
 
 def user_leaves_path(rules: str, lexicon: str) -> Path:
     """Where ``scrab leaves train --lexicon NAME`` keeps the table of one of the user's own
     word lists, and where it is found again: ``leaves/RULES-NAME.leaves`` in the user data
     folder. OSError when there is no such folder."""
-    return user_data_dir() / "leaves" / f"{rules}-{lexicon}.leaves"
+    return user_table_path("leaves", SUFFIX, rules, lexicon)
 
 
 def _user_leaves(rules: str, lexicon: str) -> LeaveTable | None:
     """The user's table for ``rules`` and their list ``lexicon``, when its folder is theirs alone."""
-    try:
-        path = user_leaves_path(rules, lexicon)
-        if untrusted_folder(path.parent) is not None or not path.is_file():
-            return None
-    except OSError:
-        return None
-    return read_leaves(path)
+    return user_table(lambda: user_leaves_path(rules, lexicon), read_leaves)
 
 
 def table_for(
@@ -267,25 +195,23 @@ def table_for(
     it in the user data folder; else one shipped for the same rules and another lexicon
     (leave values follow the tile distribution far more than the word list); else zeros
     (score plus the end-of-game adjustments), with a note saying how to train one."""
-    if path is not None:
-        return read_leaves(path), None
-    table = shipped_leaves(rules, lexicon)
+    table, borrowed = find_table(
+        rules,
+        lexicon,
+        path,
+        own_list,
+        read=read_leaves,
+        shipped=shipped_leaves,  # (looked up at each call: tests stand in for the shipped tables)
+        shipped_names=shipped_tables,
+        users=_user_leaves,
+    )
+    if table is not None and borrowed is not None:
+        train = (
+            f" (train its own: scrab leaves train --rules {rules} --lexicon {lexicon} --games N)" if own_list else ""
+        )
+        return table, f"no leave values trained for {rules} with {lexicon}; using those of {borrowed}{train}"
     if table is not None:
         return table, None
-    if own_list:
-        table = _user_leaves(rules, lexicon)
-        if table is not None:
-            return table, None
-    for name in shipped_tables():
-        if name.startswith(f"{rules}-"):
-            other = shipped_leaves(rules, name[len(rules) + 1 :])
-            assert other is not None
-            train = (
-                f" (train its own: scrab leaves train --rules {rules} --lexicon {lexicon} --games N)"
-                if own_list
-                else ""
-            )
-            return other, f"no leave values trained for {rules} with {lexicon}; using those of {name}{train}"
     note = (
         f"no leave values for {rules}: ranking by score and the end-of-game adjustments "
         f"(train a table with: scrab leaves train --rules {rules} ...)"

@@ -38,7 +38,6 @@ user data folder's ``winpct/``.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import zlib
@@ -47,12 +46,22 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from solver_cli._data import data_folder, untrusted_folder, user_data_dir
 from solver_cli._io import read_limited, write_atomically
-from solver_cli.engine.rules import MAX_NAME_LENGTH, MAX_RACK_SIZE, MAX_TILES, Rules
+from solver_cli.engine.rules import MAX_RACK_SIZE, MAX_TILES, Rules
 from solver_cli.engine.winpct import MAX_CELLS, MAX_SPREAD, MAX_SPREAD_STEP, SCALE, WinTable, spread_rows
 from solver_cli.errors import InputError
-from solver_cli.formats.leavefile import MAX_HEADER_DEPTH, MAX_LEXICON_NAME, _nesting, _no_constant, _printable
+from solver_cli.formats.tablefile import (
+    check_names,
+    check_types,
+    find_table,
+    header_bytes,
+    header_end,
+    parse_header,
+    shipped_names,
+    shipped_table,
+    user_table,
+    user_table_path,
+)
 
 VERSION = 1
 SUFFIX = ".winpct"
@@ -83,9 +92,7 @@ def decode_winpct(data: bytes, name: str) -> WinTable:
             raise InputError(f"{name}: the first line must be 'scrab-winpct 1' and the checksum (8 hex digits)")
         raise InputError(f"{name}: not a scrab win-probability file (it must start with 'scrab-winpct {VERSION}')")
     start = match.end()
-    end = data.find(b"\n", start, start + MAX_HEADER_BYTES + 1)
-    if end < 0:
-        raise InputError(f"{name}: the header line is missing or longer than {MAX_HEADER_BYTES:,} bytes")
+    end = header_end(data, start, name, MAX_HEADER_BYTES)
     if zlib.crc32(memoryview(data)[start:]) != int(match.group(1), 16):
         raise InputError(f"{name}: the header and body do not match the file's checksum (damaged)")
     header = _header(data[start:end], name)
@@ -120,26 +127,9 @@ def decode_winpct(data: bytes, name: str) -> WinTable:
 def _header(line: bytes, name: str) -> dict[str, Any]:
     """The header, checked: one JSON object, nested at most ``MAX_HEADER_DEPTH`` deep, the
     fields scrab interprets of the right types and ranges and agreeing with each other."""
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{name}: the header is not one line of JSON (not UTF-8)") from None
-    if _nesting(text) > MAX_HEADER_DEPTH:
-        raise InputError(f"{name}: the header is nested more than {MAX_HEADER_DEPTH} deep")
-    try:
-        parsed = json.loads(text, parse_constant=_no_constant)
-    except ValueError:
-        raise InputError(f"{name}: the header is not one line of JSON") from None
-    if not isinstance(parsed, dict):
-        raise InputError(f"{name}: the header is not a JSON object")
-    header = _printable(parsed)
-    assert isinstance(header, dict)
-    for key, kind in _REQUIRED.items():
-        if type(header.get(key)) is not kind:
-            raise InputError(f"{name}: the header's {key!r} is missing or not a {_KIND_NAMES[kind]}")
-    for key, most in (("rules", MAX_NAME_LENGTH), ("lexicon", MAX_LEXICON_NAME)):
-        if not 1 <= len(header[key]) <= most:
-            raise InputError(f"{name}: the header's {key!r} must be a name of 1 to {most} characters")
+    header = parse_header(line, name)
+    check_types(header, _REQUIRED, name)
+    check_names(header, name)
     for key, least, most in (
         ("rack_size", 1, MAX_RACK_SIZE),
         ("tiles", 2, MAX_TILES),
@@ -176,7 +166,6 @@ _REQUIRED: dict[str, type] = {
     "samples": int,
     "counts": bool,
 }
-_KIND_NAMES: dict[type, str] = {str: "string", int: "whole number", bool: "true or false"}
 
 
 def _check_cells(name: str, header: dict[str, object], samples: array[int], wins: array[int]) -> None:
@@ -230,10 +219,7 @@ def encode_winpct(table: WinTable, info: dict[str, object], *, counts: bool = Tr
         samples=sum(table.samples) if counts or "samples" not in info else info["samples"],
         counts=counts,
     )
-    line = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
-    if b"\n" in line or len(line) > MAX_HEADER_BYTES:
-        raise ValueError("header too long")
-    rest = line + b"\n" + zlib.compress(b"".join(parts), 9)
+    rest = header_bytes(header, MAX_HEADER_BYTES) + b"\n" + zlib.compress(b"".join(parts), 9)
     return b"scrab-winpct %d %08x\n" % (VERSION, zlib.crc32(rest)) + rest
 
 
@@ -244,35 +230,23 @@ def write_winpct(path: str | Path, table: WinTable, info: dict[str, object], *, 
 
 def shipped_winpct(rules: str, lexicon: str) -> WinTable | None:
     """The shipped table trained for ``rules`` and ``lexicon`` (names), or None."""
-    resource = data_folder("winpct") / f"{rules}-{lexicon}{SUFFIX}"
-    if not resource.is_file():
-        return None
-    return decode_winpct(resource.read_bytes(), f"{rules}-{lexicon}{SUFFIX}")
+    return shipped_table("winpct", SUFFIX, rules, lexicon, decode_winpct)
 
 
 def shipped_winpct_tables() -> list[str]:
     """The ``rules-lexicon`` names of the shipped tables."""
-    folder = data_folder("winpct")
-    if not folder.is_dir():
-        return []
-    return sorted(p.name[: -len(SUFFIX)] for p in folder.iterdir() if p.name.endswith(SUFFIX))
+    return shipped_names("winpct", SUFFIX)
 
 
 def user_winpct_path(rules: str, lexicon: str) -> Path:
     """Where ``scrab winpct train --lexicon NAME`` keeps the table of one of the user's own
     word lists, and where it is found again: ``winpct/RULES-NAME.winpct`` in the user data
     folder. OSError when there is no such folder."""
-    return user_data_dir() / "winpct" / f"{rules}-{lexicon}{SUFFIX}"
+    return user_table_path("winpct", SUFFIX, rules, lexicon)
 
 
 def _user_winpct(rules: str, lexicon: str) -> WinTable | None:
-    try:
-        path = user_winpct_path(rules, lexicon)
-        if untrusted_folder(path.parent) is not None or not path.is_file():
-            return None
-    except OSError:
-        return None
-    return read_winpct(path)
+    return user_table(lambda: user_winpct_path(rules, lexicon), read_winpct)
 
 
 def winpct_for(
@@ -283,20 +257,20 @@ def winpct_for(
     ``path`` if given; else the shipped table for both; for ``own_list`` the user's own in
     the user data folder; else one shipped for the same rules and another lexicon (the
     chances follow the rules far more than the word list); else None, with a note."""
-    if path is not None:
-        return read_winpct(path), None
-    table = shipped_winpct(rules, lexicon)
+    table, borrowed = find_table(
+        rules,
+        lexicon,
+        path,
+        own_list,
+        read=read_winpct,
+        shipped=shipped_winpct,
+        shipped_names=shipped_winpct_tables,
+        users=_user_winpct,
+    )
+    if table is not None and borrowed is not None:
+        return table, f"no win probabilities trained for {rules} with {lexicon}; using those of {borrowed}"
     if table is not None:
         return table, None
-    if own_list:
-        table = _user_winpct(rules, lexicon)
-        if table is not None:
-            return table, None
-    for name in shipped_winpct_tables():
-        if name.startswith(f"{rules}-"):
-            other = shipped_winpct(rules, name[len(rules) + 1 :])
-            if other is not None:
-                return other, f"no win probabilities trained for {rules} with {lexicon}; using those of {name}"
     return None, f"no win probabilities for {rules} (train a table with: scrab winpct train --rules {rules} ...)"
 
 

@@ -401,16 +401,16 @@ def _played_value(rack: list[int], turn: GameTurn, valuation: Valuation, rules: 
     rules), so the played move need not be looked for among 100,000."""
     kept = list(rack)
     if turn.kind == "pass" or (turn.kind == "play" and turn.withdrawn):
-        return valuation.leave_term(kept, rules.values)
+        return valuation.leave_term(kept, rules)
     if turn.kind == "exchange":
         for ch in turn.exchanged:
             code = BLANK if ch == "?" else ord(ch) - 64
             kept[code] = max(0, kept[code] - 1)
-        return valuation.leave_term(kept, rules.values)
+        return valuation.leave_term(kept, rules)
     for _, _, code in turn.placed:
         tile = BLANK if code & BLANK_BIT else code & LETTER_MASK
         kept[tile] = max(0, kept[tile] - 1)
-    return (turn.computed or 0) * SCALE + valuation.leave_term(kept, rules.values)
+    return (turn.computed or 0) * SCALE + valuation.leave_term(kept, rules)
 
 
 def _bingo_available(board: Board, rules: Rules, records: bytes) -> bool:

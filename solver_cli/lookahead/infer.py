@@ -91,6 +91,35 @@ class OpponentPlay:
         return cls(PASS)
 
 
+def parse_opponent_play(
+    board: Board, rules: Rules, text: str, contains: Callable[[str], bool], lexicon_name: str, name: str = "play"
+) -> tuple[OpponentPlay, str]:
+    """The opponent's move ``text`` on ``board`` and the move as it is shown: a placement in
+    standard notation (``8D FAIRED``: checked and scored; ``IllegalMove`` when the rules or
+    the lexicon do not allow it), ``exchange N`` (N tiles thrown back) or ``pass``. An
+    ``InputError`` for anything else names the value as ``name`` (the caller's parameter)."""
+    from solver_cli.engine.alphabet import CODE
+    from solver_cli.engine.play import check_play
+
+    words = text.split()
+    if [w.lower() for w in words] == ["pass"]:
+        return OpponentPlay.passed(), "pass"
+    if words and words[0].lower() == "exchange":
+        if len(words) != 2 or not (words[1].isascii() and words[1].isdigit() and len(words[1]) <= 2):
+            raise InputError(f"{name} {text!r}: give the number of tiles exchanged, e.g. 'exchange 3'")
+        count = int(words[1])
+        if not 1 <= count <= rules.rack_size:
+            raise InputError(f"{name} {text!r}: an exchange throws back 1 to {rules.rack_size} tiles")
+        return OpponentPlay.exchange(count), f"exchange {count}"
+    if len(words) != 2:
+        raise InputError(f"{name} {text!r}: give a position and a word (8D FAIRED), 'exchange N' or 'pass'")
+    played = check_play(board, rules, words[0], words[1], contains, lexicon_name)
+    tiles = [0] * (ALPHABET_SIZE + 1)
+    for tile in played.placed:
+        tiles[BLANK if tile.blank else CODE[tile.letter]] += 1
+    return OpponentPlay.placement(tiles, played.scored.score), f"{words[0].upper()} {words[1]}"
+
+
 @dataclass(frozen=True)
 class InferredLeave:
     """A leave the opponent may have kept: its tiles (27 counts), ``draws`` (the ways to draw
@@ -262,7 +291,6 @@ class _Searcher:
     ):
         self.board, self.rules, self.gaddag = board, rules, gaddag
         self.valuation, self.engine, self.margin = valuation, engine, margin
-        self.values = rules.values
 
     def best(self, rack: list[int]) -> int:
         """The rack's best equity, in thousandths of a point (the pass is always a move)."""
@@ -272,7 +300,7 @@ class _Searcher:
     def placement(self, played: tuple[int, ...], score: int, leave: tuple[int, ...]) -> tuple[int, ...] | None:
         """``leave`` if the play is within the margin of the best for the rack it implies."""
         rack = [p + k for p, k in zip(played, leave, strict=True)]
-        recorded = score * SCALE + self.valuation.leave_term(leave, self.values)
+        recorded = score * SCALE + self.valuation.leave_term(leave, self.rules)
         return leave if recorded + self.margin >= self.best(rack) else None
 
     def exchange(self, rack: tuple[int, ...], thrown: int) -> tuple[int, ...] | None:
@@ -284,7 +312,7 @@ class _Searcher:
         for kept in sub_multisets(rack, sum(rack) - thrown):
             out = tuple(r - k for r, k in zip(rack, kept, strict=True))
             codes = tuple(code for code in range(CODES) for _ in range(out[code]))
-            key = (-self.valuation.leave_term(kept, self.values), out[BLANK], codes)
+            key = (-self.valuation.leave_term(kept, self.rules), out[BLANK], codes)
             if best_key is None or key < best_key:
                 best_kept, best_key = kept, key
         assert best_kept is not None and best_key is not None

@@ -249,7 +249,7 @@ class _Search:
         chosen = [c for c in ranked if c.kind == PLACE][: self.top]
         if any(c.kind == PASS for c in ranked[: len(chosen) + 1]):
             return ranked[: len(chosen) + 1]
-        return [*chosen, PASS_MOVE._replace(leave=valuation.leave_term(rack, self.rules.values))]
+        return [*chosen, PASS_MOVE._replace(leave=valuation.leave_term(rack, self.rules))]
 
     # --- one candidate -------------------------------------------------------------------
 

@@ -86,13 +86,13 @@ WinProbability = Callable[[float, int], float]
 @dataclass(frozen=True)
 class TableChance:
     """A ``WinProbability`` read from a win table (picklable, so workers get it): the
-    spread, which carries the leaves' fractions of a point, rounded to a whole point, the
-    table's own resolution being several points a row."""
+    spread, which carries the leaves' fractions of a point, interpolated as it is between
+    the table's rows."""
 
     table: WinTable
 
     def __call__(self, spread: float, unseen: int) -> float:
-        return win_probability(self.table, round(spread), unseen)
+        return win_probability(self.table, spread, unseen)
 
 
 @dataclass(frozen=True)

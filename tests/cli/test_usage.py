@@ -299,6 +299,27 @@ def test_usage_errors_point_at_help(runner, args, message, monkeypatch):
     assert message in usage_error(runner.invoke(cli, args))
 
 
+POSITION_COMMANDS = ["solve", "explain", "sim", "peg", "endgame"]
+
+
+@pytest.mark.parametrize("command", POSITION_COMMANDS)
+def test_every_command_that_reads_a_position_finds_its_rack_alike(runner, command, monkeypatch):
+    """solve, explain, sim, peg and endgame read the position and its rack with one helper
+    (cli._game.read_game): the same message for the same missing or empty rack."""
+    monkeypatch.chdir(ROOT)
+
+    def run(position: str, *more: str):
+        return runner.invoke(cli, [command, position, *more, *(["1"] if command == "explain" else [])])
+
+    assert "Missing option '--rack': the board gives no rack" in usage_error(run(MIDGAME))
+    challenge = usage_error(run(EXAMPLE_GCG, "--turn", "12"))
+    assert (
+        "turn 12 of boards/example.gcg (line 20) is a challenge bonus, not a move: it has no rack to solve" in challenge
+    )
+    empty = one_error_line(run(MIDGAME, "--rack", ""))
+    assert empty == "Error: --rack is empty: give its letters, e.g. --rack 'AEIRST?' (? is a blank)"
+
+
 @pytest.mark.parametrize(
     "args, line",
     [

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from array import array
 from collections import Counter
+from dataclasses import replace
 from math import comb
+from pathlib import Path
 
 import pytest
 from positions import played_position, random_rack, scattered_position
 
+import solver_cli
 from solver_cli.engine.alphabet import BLANK_BIT, CODE, parse_rack
 from solver_cli.engine.board import Board
 from solver_cli.engine.leaves import (
@@ -28,7 +32,8 @@ from solver_cli.engine.leaves import (
     leave_of_index,
 )
 from solver_cli.engine.movegen import EXCHANGE, NATIVE_BUILT, PASS, PLACE, candidate_key, generate_moves, ranked_moves
-from solver_cli.engine.rules import load_rules
+from solver_cli.engine.rules import Rules, load_rules
+from solver_cli.errors import RulesError
 
 SCRABBLE = load_rules("scrabble")
 WWF = load_rules("wwf")
@@ -117,16 +122,17 @@ def check_equity(board, rack, gaddag, rules, valuation, engine) -> list:
     assert sum(c.kind == EXCHANGE for c in ranked) == len(exchanges(rack, valuation.exchange))
     assert sum(c.kind == PASS for c in ranked) == valuation.passes
     values = rules.values
+    out_factor = rules.out_gain + rules.out_loss  # the rack going out moves to the other side
     for c in ranked:
         kept = kept_after(board, rack, c)
         assert min(kept) >= 0
         if valuation.bag > 0:
             assert c.leave == valuation.leaves.value(kept)
         elif not any(kept):
-            assert c.leave == 2 * valuation.opponent * SCALE
+            assert c.leave == out_factor * valuation.opponent * SCALE
         else:
             face = sum(n * values[code] for code, n in enumerate(kept) if code)
-            assert c.leave == -(2 * face + NOT_OUT_PENALTY) * SCALE
+            assert c.leave == -(out_factor * face + NOT_OUT_PENALTY) * SCALE
         assert c.equity == c.score * SCALE + c.leave
     assert ranked == sorted(ranked, key=candidate_key)
     return ranked
@@ -202,6 +208,54 @@ def test_going_out_and_not_going_out_with_an_empty_bag(small_gaddag):
     passing = [c for c in ranked if c.kind == PASS][0]
     assert passing.leave == -(2 * (SCRABBLE.values[CODE["A"]] + SCRABBLE.values[CODE["T"]]) + 10) * SCALE
     assert ranked[0].kind == PLACE and ranked[-1].kind == PASS
+
+
+def rules_file_with_end_factors(folder: Path, out_gain: int, out_loss: int) -> Rules:
+    """Scrabble's rule file with other end factors, read as a user's would be."""
+    text = (Path(solver_cli.__file__).parent / "data" / "rules" / "scrabble.toml").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^out_gain = 1 ", f"out_gain = {out_gain} ", text)
+    text = re.sub(r"(?m)^out_loss = 1 ", f"out_loss = {out_loss} ", text)
+    text = re.sub(r'(?m)^name = "scrabble"', f'name = "ends-{out_gain}-{out_loss}"', text)
+    path = folder / f"ends-{out_gain}-{out_loss}.toml"
+    path.write_text(text, encoding="utf-8")
+    rules = load_rules(str(path))
+    assert (rules.out_gain, rules.out_loss) == (out_gain, out_loss)
+    return rules
+
+
+@pytest.fixture(scope="module", params=[(3, 2), (0, 0), (2, 0)], ids=lambda f: f"out_gain={f[0]},out_loss={f[1]}")
+def ends_rules(request, tmp_path_factory) -> Rules:
+    return rules_file_with_end_factors(tmp_path_factory.mktemp("rules"), *request.param)
+
+
+def test_a_rule_files_end_factors_weigh_the_end_of_game_adjustments(ends_rules):
+    """Going out moves (out_gain + out_loss) x the opponent's rack to the mover; tiles kept
+    risk that multiple of their own face value, plus the 10 points, when the opponent may go
+    out next (not 2 x, whatever the rules said)."""
+    factor = ends_rules.out_gain + ends_rules.out_loss
+    rack = parse_rack("AT", 7)
+    valuation = Valuation(LeaveTable.zeros(), bag=0, opponent=12, passes=True)
+    _, ranked = ranked_moves(Board.empty(ends_rules), rack, _tiny(), ends_rules, valuation=valuation)
+    out = [c for c in ranked if c.kind == PLACE]
+    assert out and all(c.leave == factor * 12 * SCALE for c in out)
+    passing = [c for c in ranked if c.kind == PASS][0]
+    assert passing.leave == -(factor * (ends_rules.values[CODE["A"]] + ends_rules.values[CODE["T"]]) + 10) * SCALE
+
+
+@pytest.mark.parametrize("factors", [{"out_gain": 11}, {"out_loss": -1}, {"out_gain": True}])
+def test_end_factors_beyond_a_rule_files_limits_are_refused(factors):
+    rules = replace(SCRABBLE, name="bad-ends", **factors)
+    with pytest.raises(RulesError, match="rule set bad-ends: out_gain and out_loss must be 0 to 10"):
+        ranked_moves(Board.empty(rules), parse_rack("AT", 7), _tiny(), rules, valuation=Valuation(LeaveTable.zeros()))
+
+
+@pytest.mark.skipif(not NATIVE_BUILT, reason="the native engine is not built")
+def test_both_engines_value_the_end_of_game_by_the_rule_files_factors(small_gaddag, table, ends_rules):
+    for i in range(40):
+        board, rack, _, valuation = random_case(20_000 + 2 * i, small_gaddag, table)  # (even: Scrabble's board)
+        valuation = valuation._replace(bag=0, exchange=0)
+        python = check_equity(board, rack, small_gaddag, ends_rules, valuation, "python")
+        assert ranked_moves(board, rack, small_gaddag, ends_rules, valuation=valuation, engine="native")[1] == python
 
 
 def test_ranking_by_score_is_unchanged_by_exchanges_of_no_value(small_gaddag, engine):

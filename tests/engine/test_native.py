@@ -193,6 +193,8 @@ def test_a_damaged_gaddag_is_a_clear_error(monkeypatch):
         ({"rack_size": 21}, "rack size"),
         ({"bingo": 10_001}, "bingo"),
         ({"centre": 225}, "centre"),
+        ({"out_gain": 11}, "out_gain and out_loss must be 0..10"),
+        ({"out_loss": -1}, "out_gain and out_loss must be 0..10"),
     ],
 )
 def test_a_layout_is_checked(change, message):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -294,6 +295,22 @@ def test_warning_messages_name_what_is_wrong(full_lexicon):
     assert other == "a challenge bonus is for the player whose play stood, alice (8D WEAvE), not bob"
     no_play = load(DATA / "warn" / "challenge_no_play.gcg").problems[0].message
     assert no_play == "a challenge bonus is for the play on the line before, but that line is not a play (pass)"
+
+
+def test_a_wrong_going_out_score_under_other_end_factors_names_the_factors():
+    """(QT) is worth 11: with out_gain 2 and out_loss 1 the line may say 22 or 33, not
+    "counted twice"; with out_loss 0 there is only one right score."""
+    path = DATA / "warn" / "end.gcg"
+    odd = replace(SCRABBLE, name="odd", out_gain=2, out_loss=1)
+    message = load(path, odd).problems[0].message
+    assert message == (
+        "(QT) is worth 22 (out_gain 2 x 11 under the odd rules; 33 with the opponent's loss, "
+        "out_loss 1 x 11, on the same line); the record says +21"
+    )
+    no_loss = replace(SCRABBLE, name="no-loss", out_gain=1, out_loss=0)
+    message = load(path, no_loss).problems[0].message
+    assert message == "(QT) is worth 11 (out_gain 1 x 11 under the no-loss rules); the record says +21"
+    assert load(path).problems[0].message == "(QT) is worth 11 (or 22 counted twice); the record says +21"
 
 
 def test_challenge_bonuses_and_time_penalties_as_the_tools_write_them_raise_nothing():

@@ -20,12 +20,12 @@ from solver_cli.errors import InputError
 from solver_cli.formats.leavefile import (
     MAGIC_V1,
     MAGIC_V2,
-    MAX_HEADER_DEPTH,
     decode_leaves,
     encode_leaves,
     read_leaves,
     shipped_tables,
 )
+from solver_cli.formats.tablefile import MAX_HEADER_DEPTH
 
 INFO = {"rules": "scrabble", "lexicon": "kjxqz", "rack_size": 7, "games": 12, "round": 2}
 

@@ -240,6 +240,29 @@ def test_lookups_interpolate_between_rows_and_clamp_the_spread():
     assert win_probability(table, -10_000, 7) == table.values[7 * ROWS] / SCALE
 
 
+def test_a_fractional_spread_lies_between_its_neighbouring_whole_spreads():
+    """Simulation's spreads carry the leaves' fractions of a point: 2.5 reads between 2 and
+    3 (and so between the rows at 0 and +5), in proportion; whole spreads, given as ints or
+    as floats, read as before; the simulation's table reads them unrounded."""
+    from solver_cli.lookahead.sim import TableChance
+
+    table = empty()
+    table.values[7 * ROWS + 60 : 7 * ROWS + 62] = array("H", [500, 600])  # spreads 0 and +5
+    table.values[7 * ROWS + 62 :] = array("H", [600] * (len(table.values) - 7 * ROWS - 62))
+    two, three = win_probability(table, 2, 7), win_probability(table, 3, 7)
+    assert two == pytest.approx(0.54) and three == pytest.approx(0.56)
+    assert two < win_probability(table, 2.5, 7) < three
+    assert win_probability(table, 2.5, 7) == pytest.approx(0.55)
+    assert win_probability(table, -0.25, 7) == pytest.approx(table.values[7 * ROWS + 59] / SCALE * 0.05 + 0.5 * 0.95)
+    for spread in (-300, -7, 0, 2, 5, 299, 300, 301):
+        assert win_probability(table, float(spread), 7) == win_probability(table, spread, 7)
+    assert win_probability(table, 500.5, 7) == win_probability(table, 300, 7)
+    assert TableChance(table)(2.5, 7) == win_probability(table, 2.5, 7) != win_probability(table, 2, 7)
+    for bad in (math.nan, math.inf, "3"):
+        with pytest.raises(InputError, match="spread must be a finite number"):
+            win_probability(table, bad, 7)  # type: ignore[arg-type]
+
+
 def test_unseen_tiles_outside_the_table_are_refused():
     table = empty()
     for unseen in (-1, 94, 10**9):

@@ -26,12 +26,17 @@ static int read_multipliers(PyObject *obj, uint8_t *out, Py_ssize_t count, const
 }
 
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"rows", "cols", "letter_mult", "word_mult", "values", "rack_size", "bingo", "centre", NULL};
-    int rows, cols, rack_size, centre;
+    static char *kwlist[] = {"rows",  "cols",   "letter_mult", "word_mult", "values", "rack_size",
+                             "bingo", "centre", "out_gain",    "out_loss",  NULL};
+    int rows, cols, rack_size, centre, out_gain = 1, out_loss = 1;
     long long bingo;
     PyObject *lm, *wm, *values;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOiLi:Layout", kwlist, &rows, &cols, &lm, &wm, &values, &rack_size,
-                                     &bingo, &centre)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOiLi|ii:Layout", kwlist, &rows, &cols, &lm, &wm, &values,
+                                     &rack_size, &bingo, &centre, &out_gain, &out_loss)) {
+        return -1;
+    }
+    if (out_gain < 0 || out_gain > MAX_END_FACTOR || out_loss < 0 || out_loss > MAX_END_FACTOR) {
+        PyErr_Format(PyExc_ValueError, "out_gain and out_loss must be 0..%d", MAX_END_FACTOR);
         return -1;
     }
     if (rows < 2 || rows > MAX_SIDE || cols < 2 || cols > MAX_SIDE) {
@@ -79,6 +84,7 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds) {
     self->rack_size = rack_size;
     self->bingo = bingo;
     self->centre = centre;
+    self->out_factor = out_gain + out_loss;
     int symmetric = rows == cols && centre / cols == centre % cols;
     for (int r = 0; symmetric && r < rows; r++) {
         for (int c = 0; c < r; c++) {
@@ -95,8 +101,8 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds) {
 
 PyTypeObject LayoutType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solver_cli.engine._movegen_c.Layout",
-    .tp_doc = PyDoc_STR("Layout(rows, cols, letter_mult, word_mult, values, rack_size, bingo, centre): a rule set, "
-                        "checked once."),
+    .tp_doc = PyDoc_STR("Layout(rows, cols, letter_mult, word_mult, values, rack_size, bingo, centre, out_gain=1, "
+                        "out_loss=1): a rule set, checked once."),
     .tp_basicsize = sizeof(LayoutObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

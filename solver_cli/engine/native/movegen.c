@@ -35,7 +35,11 @@ static size_t spare_cap = 0;
 
 
 
-/* What keeping G->rack adds to a move's score, in thousandths of a point (Valuation.leave_term). */
+/* What keeping G->rack adds to a move's score, in thousandths of a point (Valuation.leave_term). With
+ * the bag empty, the rule set's out_gain + out_loss times the rack that goes out: the opponent's when
+ * this move goes out, this one's kept tiles when the opponent may go out next. Within int32: a rack's
+ * face value is at most MAX_RACK * MAX_VALUE (20,000), times at most 2 * MAX_END_FACTOR, in
+ * thousandths: 4e8. */
 static int32_t leave_term(const Gen *G) {
     if (G->leaves == NULL) {
         return 0;
@@ -50,10 +54,11 @@ static int32_t leave_term(const Gen *G) {
         kept += G->rack[code];
         left += code ? G->rack[code] * G->layout->values[code] : 0;
     }
+    int64_t factor = G->layout->out_factor;
     if (kept == 0) {
-        return (int32_t)(2 * G->opponent * 1000);
+        return (int32_t)(factor * G->opponent * 1000);
     }
-    return (int32_t)(-(2 * left + NOT_OUT_PENALTY) * 1000);
+    return (int32_t)(-(factor * left + NOT_OUT_PENALTY) * 1000);
 }
 
 static void record(Gen *G, int first, int end, int64_t score) {

@@ -40,6 +40,7 @@
 /* |score difference| above which the leave term can no longer decide (it is an int32) */
 #define DECISIVE ((int64_t)1 << 40)
 #define NOT_OUT_PENALTY 10  /* points, with an empty bag, for a move that does not go out */
+#define MAX_END_FACTOR 10   /* out_gain, out_loss: multiples of a rack's face value (rules.py's limit) */
 #define MAX_BAG 100000
 
 enum { KIND_PLACE = 0, KIND_EXCHANGE = 1, KIND_PASS = 2 };
@@ -116,6 +117,9 @@ typedef struct {
     uint8_t wm[MAX_SQUARES];
     int centre;    /* square index of the centre */
     int symmetric; /* layout and centre unchanged by swapping rows and columns */
+    /* out_gain + out_loss: the multiple of a rack's face value that going out moves between
+     * the players (the equity ranking's end-of-game adjustments) */
+    int64_t out_factor;
 } LayoutObject;
 SCRAB_INTERNAL extern PyTypeObject LayoutType;
 
