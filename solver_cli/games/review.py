@@ -674,14 +674,14 @@ def _played_candidate(
     valuation = valuation_for(board, rack, rules, leaves)
     kept = list(rack)
     if turn.kind == "pass" or (turn.kind == "play" and turn.withdrawn):
-        return Candidate(0, valuation.leave_term(kept, rules.values), PASS, False, 0, 0, ())
+        return Candidate(0, valuation.leave_term(kept, rules), PASS, False, 0, 0, ())
     if turn.kind == "exchange":
         thrown = sorted(BLANK if ch == "?" else ord(ch) - 64 for ch in turn.exchanged)
         for code in thrown:
             kept[code] -= 1
         if min(kept) < 0:
             return None
-        return Candidate(0, valuation.leave_term(kept, rules.values), EXCHANGE, False, 0, 0, tuple(thrown))
+        return Candidate(0, valuation.leave_term(kept, rules), EXCHANGE, False, 0, 0, tuple(thrown))
     squares = list(board.squares)
     cols = board.cols
     for r, c, code in turn.placed:
@@ -703,7 +703,7 @@ def _played_candidate(
         codes.append(squares[at])
         at, index = at + step, index + 1
     score = turn.computed if turn.computed is not None else turn.score
-    return Candidate(score, valuation.leave_term(kept, rules.values), PLACE, down, line, start, tuple(codes))
+    return Candidate(score, valuation.leave_term(kept, rules), PLACE, down, line, start, tuple(codes))
 
 
 def _candidate_key(board: Board, c: Candidate) -> tuple[int, frozenset[tuple[int, int]]]:
