@@ -56,7 +56,25 @@ static int32_t leave_term(const Gen *G) {
     return (int32_t)(-(2 * left + NOT_OUT_PENALTY) * 1000);
 }
 
+/* Whether a move of this score ranks after the worst of a full heap whatever its leave (only
+ * for a caller that set G->capped: every leave term is then at most G->leave_cap). */
+static int cannot_enter(const Gen *G, int64_t score) {
+    const Sink *s = G->sink;
+    if (!G->capped || s->keep == 0 || s->count < (size_t)s->keep) {
+        return 0;
+    }
+    int64_t ds = score - s->items[0].score;
+    if (ds < -DECISIVE || ds > DECISIVE) {
+        return ds < 0;
+    }
+    return ds * 1000 + G->leave_cap < (int64_t)s->items[0].leave;
+}
+
 static void record(Gen *G, int first, int end, int64_t score) {
+    if (cannot_enter(G, score)) {
+        G->sink->total += G->mirror ? 2 : 1;
+        return;
+    }
     Record r;
     memset(&r, 0, sizeof r);
     r.score = score;

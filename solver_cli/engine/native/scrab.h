@@ -7,6 +7,7 @@
  *   records.c  the recorder of found moves (Sink): every move, or the best `keep`, ranked
  *   movegen.c  Gordon's Gen/GoOn over the GADDAG, and the generate() entry point
  *   endgame.c  the exact endgame search over movegen.c's generator (endgame())
+ *   rollout.c  the simulation's play-outs: best replies played without Python (rollout())
  *   module.c   the module: its functions, types and constants
  *
  * Every entry point checks what it is given before any of this runs (see each file).
@@ -125,6 +126,7 @@ typedef struct {
     Py_buffer view; /* the table's array, held (pinned) for the object's life: no copy */
     int has_view;
     const int16_t *values;
+    int32_t max_term; /* the largest value in thousandths, at least 0: no leave term of the table is above it */
 } LeavesObject;
 SCRAB_INTERNAL extern PyTypeObject LeavesType;
 /* BINOM[n][k] for n < 40, k <= MAX_LEAVE + 1 */
@@ -172,6 +174,10 @@ typedef struct {
     int bag;               /* tiles in the bag: 0 switches to the end-of-game adjustments */
     int64_t opponent;      /* face value of the opponent's rack (for going out) */
     Sink *sink;
+    /* best-move searches (rollout.c): with a full heap, a move whose score plus leave_cap
+     * cannot beat the worst kept is counted, not valued (leave_cap bounds every leave term) */
+    int capped;
+    int64_t leave_cap;
     int mirror; /* also record each move mirrored in the diagonal (the empty symmetric board) */
     /* the line */
     int down, line, n;
@@ -198,5 +204,9 @@ SCRAB_INTERNAL extern const char generate_doc[];
 /* endgame.c */
 SCRAB_INTERNAL PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char endgame_doc[];
+
+/* rollout.c */
+SCRAB_INTERNAL PyObject *rollout(PyObject *module, PyObject *args);
+SCRAB_INTERNAL extern const char rollout_doc[];
 
 #endif /* SCRAB_NATIVE_H */
