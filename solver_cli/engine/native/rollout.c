@@ -169,6 +169,37 @@ static int zero_score_ranks_after(const Record *best, int64_t cap) {
     return cap - best->score * 1000 < (int64_t)best->leave;
 }
 
+/* The largest leave term the table gives any part of `rack` (the whole rack, which a pass
+ * keeps, included): a bound on every move's leave that is far tighter than the table's
+ * largest value. Racks of more tiles than a table's leave and one: that largest value. */
+static int64_t rack_leave_cap(const int16_t *leaves, const uint8_t *rack, int64_t table_cap) {
+    if (leaves == NULL) {
+        return 0;
+    }
+    if (tiles(rack) > MAX_LEAVE + 1) {
+        return table_cap;
+    }
+    uint8_t kept[RACK_CODES];
+    memset(kept, 0, sizeof kept);
+    int64_t most = 10 * (int64_t)leaves[leave_index(kept)];
+    for (int size = 0;;) { /* odometer over kept[code] <= rack[code] */
+        int code = 0;
+        while (code < RACK_CODES && kept[code] == rack[code]) {
+            size -= kept[code];
+            kept[code] = 0;
+            code++;
+        }
+        if (code == RACK_CODES) {
+            break;
+        }
+        kept[code]++;
+        size++;
+        int64_t value = size <= MAX_LEAVE ? 10 * (int64_t)leaves[leave_index(kept)] : fallback_value(leaves, kept);
+        most = value > most ? value : most;
+    }
+    return most;
+}
+
 /* The best move by equity for `rack` on P (the pass is always a move, so there is one). */
 static void best_move(Gen *G, const Position *P, const uint8_t *rack, int bag, int64_t opponent_face, const Game *game,
                       Record *best) {
@@ -188,7 +219,7 @@ static void best_move(Gen *G, const Position *P, const uint8_t *rack, int bag, i
     }
     /* only the best move is wanted: moves that cannot beat it are not valued (see record) */
     G->capped = 1;
-    G->leave_cap = bag ? game->table_cap : 2 * G->opponent * 1000;
+    G->leave_cap = bag ? rack_leave_cap(G->leaves, rack, game->table_cap) : 2 * G->opponent * 1000;
     const uint32_t *masks[2] = {P->masks[0], P->masks[1]};
     const int64_t *scores[2] = {P->scores[0], P->scores[1]};
     generate_prepared(G, P->sq, P->anchor, masks, scores);
