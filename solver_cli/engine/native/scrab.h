@@ -6,8 +6,10 @@
  *   leaves.c   leave tables: indexing, values (Leaves), and the training estimates
  *   records.c  the recorder of found moves (Sink): every move, or the best `keep`, ranked
  *   movegen.c  Gordon's Gen/GoOn over the GADDAG, and the generate() entry point
- *   endgame.c  the exact endgame search over movegen.c's generator (endgame())
- *   rollout.c  the simulation's play-outs: best replies played without Python (rollout())
+ *   endgame*.c the exact endgame search over movegen.c's generator (endgame()): its
+ *              position, search and entry point, sharing endgame.h
+ *   rollout.c  the simulation's play-outs: best replies played without Python (rollout()),
+ *              on endgame.h's position
  *   module.c   the module: its functions, types and constants
  *
  * Every entry point checks what it is given before any of this runs (see each file).
@@ -201,7 +203,7 @@ SCRAB_INTERNAL void other_moves(Gen *G, int most, int passes);
 SCRAB_INTERNAL PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char generate_doc[];
 
-/* endgame.c */
+/* endgame_py.c */
 SCRAB_INTERNAL PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char endgame_doc[];
 
