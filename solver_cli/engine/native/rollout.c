@@ -10,19 +10,21 @@
  * reshuffles. Everything else random (the opponent's rack, the bag's order) is drawn in
  * Python, once for both engines, and passed in.
  *
- * Each play-out starts from a copy of the position's squares, anchors and cross-checks, made
- * once per call; a play updates them only around the tiles it put down (as the endgame does),
- * so a reply's search does not recompute the whole board.
+ * The board is endgame.h's Position (made once per call; each play-out starts from a copy):
+ * pos_play updates the anchors and cross-checks only around the tiles it puts down, so a
+ * reply's search does not recompute the whole board. A play-out never unplays (the next one
+ * starts from the copy again), so it empties the undo log after each play, and it draws and
+ * exchanges tiles on the racks itself; it never asks for the Zobrist keys, which those
+ * changes leave stale.
  *
  * Nothing from Python is trusted: the board, the racks, the bag's tiles, every candidate (in
  * the board, its tiles in the mover's rack), every index and every count is checked before
  * anything runs. Values: scores stay below 2^57 (movegen.c) and a play-out makes at most
  * MAX_PLIES + 1 moves, so the points gained fit an int64 with room to spare.
  */
-#include "scrab.h"
+#include "endgame.h"
 
 #define MAX_PLIES 20   /* sim.py's MAX_PLIES */
-#define MAX_LIMIT 255  /* scoreless turns that end a game */
 #define MAX_FACTOR 10  /* out_gain, out_loss, stuck_loss (rules.py's MAX_END_FACTOR) */
 #define MAX_CANDIDATES 100000
 #define MAX_SCORE ((int64_t)1 << 57)
@@ -57,77 +59,6 @@ static void rng_shuffle(uint64_t *state, uint8_t *items, size_t count) {
 }
 
 /* ---------------------------------------------------------------------------------------
- * The board state of a play-out: squares, anchors and cross-checks, kept up to date.
- */
-typedef struct {
-    uint8_t sq[MAX_SQUARES];
-    uint8_t anchor[MAX_SQUARES];
-    uint32_t masks[2][MAX_SQUARES]; /* cross-checks for moves across [0] and down [1] */
-    int64_t scores[2][MAX_SQUARES];
-} Position;
-
-/* Every anchor and cross-check from scratch (as generate_all finds them). */
-static void position_refresh_all(const Gen *G, Position *P) {
-    const LayoutObject *L = G->layout;
-    int rows = L->rows, cols = L->cols, n = rows * cols, empty = 1;
-    for (int i = 0; i < n; i++) {
-        int r = i / cols, c = i % cols;
-        empty &= !P->sq[i];
-        P->anchor[i] = !P->sq[i] && ((c > 0 && P->sq[i - 1]) || (c + 1 < cols && P->sq[i + 1]) ||
-                                     (r > 0 && P->sq[i - cols]) || (r + 1 < rows && P->sq[i + cols]));
-        for (int down = 0; down < 2; down++) {
-            cross_check_square(G, P->sq, down, i, &P->masks[down][i], &P->scores[down][i]);
-        }
-    }
-    if (empty) {
-        P->anchor[L->centre] = 1;
-    }
-}
-
-/* After tiles were put on `placed`: the anchors and cross-checks they change (a tile changes
- * them only at its own square, at the two ends of the perpendicular runs through it in each
- * direction, and the anchor flags of its neighbours). */
-static void position_refresh_around(const Gen *G, Position *P, const int *placed, int count) {
-    const LayoutObject *L = G->layout;
-    int rows = L->rows, cols = L->cols;
-    for (int k = 0; k < count; k++) {
-        int i = placed[k], r = i / cols, c = i % cols;
-        for (int down = 0; down < 2; down++) {
-            int step = down ? 1 : cols, pos = down ? c : r, limit = down ? cols : rows;
-            P->masks[down][i] = ALL_LETTERS;
-            P->scores[down][i] = -1;
-            int p = pos - 1, j = i - step;
-            while (p >= 0 && P->sq[j]) {
-                p--, j -= step;
-            }
-            if (p >= 0) {
-                cross_check_square(G, P->sq, down, j, &P->masks[down][j], &P->scores[down][j]);
-            }
-            p = pos + 1, j = i + step;
-            while (p < limit && P->sq[j]) {
-                p++, j += step;
-            }
-            if (p < limit) {
-                cross_check_square(G, P->sq, down, j, &P->masks[down][j], &P->scores[down][j]);
-            }
-        }
-        P->anchor[i] = 0;
-        if (c > 0 && !P->sq[i - 1]) {
-            P->anchor[i - 1] = 1;
-        }
-        if (c + 1 < cols && !P->sq[i + 1]) {
-            P->anchor[i + 1] = 1;
-        }
-        if (r > 0 && !P->sq[i - cols]) {
-            P->anchor[i - cols] = 1;
-        }
-        if (r + 1 < rows && !P->sq[i + cols]) {
-            P->anchor[i + cols] = 1;
-        }
-    }
-}
-
-/* ---------------------------------------------------------------------------------------
  * One play-out.
  */
 typedef struct {
@@ -144,6 +75,7 @@ typedef struct {
     int unseen; /* tiles unseen by the side to move: the bag and the other side's rack */
 } Outcome;
 
+/* A rack's face value (a blank counts nothing, as sim.py's face). */
 static int64_t face(const LayoutObject *L, const uint8_t *rack) {
     int64_t sum = 0;
     for (int code = 1; code < RACK_CODES; code++) {
@@ -200,29 +132,20 @@ static int64_t rack_leave_cap(const int16_t *leaves, const uint8_t *rack, int64_
     return most;
 }
 
-/* The best move by equity for `rack` on P (the pass is always a move, so there is one). */
-static void best_move(Gen *G, const Position *P, const uint8_t *rack, int bag, int64_t opponent_face, const Game *game,
-                      Record *best) {
+/* The best move by equity for the side to move (the pass is always a move, so there is one). */
+static void best_move(Position *pos, int bag, const Game *game, Record *best) {
+    Gen *G = pos->gen;
+    const uint8_t *rack = pos->rack[pos->me];
     Sink sink = {0};
     sink.keep = 1;
     sink.items = best; /* one slot: a one-move heap never grows */
     sink.cap = 1;
-    G->sink = &sink;
     G->bag = bag;
-    G->opponent = bag ? 0 : opponent_face;
-    memcpy(G->rack, rack, RACK_CODES);
-    G->bits = 0;
-    for (int code = 1; code < RACK_CODES; code++) {
-        if (rack[code]) {
-            G->bits |= (uint32_t)1 << code;
-        }
-    }
+    G->opponent = bag ? 0 : face(pos->layout, pos->rack[1 - pos->me]);
     /* only the best move is wanted: moves that cannot beat it are not valued (see record) */
     G->capped = 1;
     G->leave_cap = bag ? rack_leave_cap(G->leaves, rack, game->table_cap) : 2 * G->opponent * 1000;
-    const uint32_t *masks[2] = {P->masks[0], P->masks[1]};
-    const int64_t *scores[2] = {P->scores[0], P->scores[1]};
-    generate_prepared(G, P->sq, P->anchor, masks, scores);
+    pos_generate(pos, &sink);
     /* The exchanges and the pass score 0: none can beat a placement worth more than any leave
      * (the pass is always found when nothing else is). */
     if (sink.count == 0 || !zero_score_ranks_after(best, G->leave_cap)) {
@@ -232,44 +155,41 @@ static void best_move(Gen *G, const Position *P, const uint8_t *rack, int bag, i
     }
 }
 
-static Outcome play_out(Gen *G, Position *P, const Record *candidate, const uint8_t *mover, const uint8_t *opponent,
-                        uint8_t *bag, int bag_len, uint64_t seed, const Game *game) {
-    const LayoutObject *L = G->layout;
-    int cols = L->cols;
-    uint8_t racks[2][RACK_CODES];
-    memcpy(racks[0], mover, RACK_CODES);
-    memcpy(racks[1], opponent, RACK_CODES);
+/* A tile from the bag onto `player`'s rack. */
+static void draw_tile(Position *pos, int player, uint8_t code) {
+    pos->rack[player][code]++;
+    pos->tiles[player]++;
+    pos->face[player] += pos->layout->values[code];
+}
+
+/* The play-out from the position in *pos (the mover, player 0, to move), which it changes. */
+static Outcome play_out(Position *pos, const Record *candidate, uint8_t *bag, int bag_len, uint64_t seed,
+                        const Game *game) {
+    const LayoutObject *L = pos->layout;
     int64_t gained[2] = {0, 0}, last_leave[2] = {0, 0};
     int scoreless = game->scoreless, side = 0;
     uint64_t rng = seed;
     Outcome out = {0};
     Record reply;
+    Ply ply_state;
     const Record *move = candidate;
     for (int ply = 0; ply <= game->plies; ply++) {
-        uint8_t *rack = racks[side];
+        pos->me = side;
+        uint8_t *rack = pos->rack[side];
         if (ply) {
-            best_move(G, P, rack, bag_len, face(L, racks[1 - side]), game, &reply);
+            best_move(pos, bag_len, game, &reply);
             move = &reply;
         }
         int64_t score = move->score;
         if (move->kind == KIND_PLACE) {
-            int placed[MAX_SIDE], count = 0;
-            for (int k = 0; k < move->length; k++) {
-                int i = move->down ? (move->start + k) * cols + move->line : move->line * cols + move->start + k;
-                if (!P->sq[i]) {
-                    uint8_t code = move->codes[k];
-                    P->sq[i] = code;
-                    rack[(code & BLANK_BIT) ? 0 : code]--;
-                    placed[count++] = i;
-                }
-            }
-            position_refresh_around(G, P, placed, count);
+            pos_play(pos, move, &ply_state);
+            pos->undo_count = 0; /* never unplayed: the log would only overflow */
             gained[side] += score;
-            for (int k = 0; k < count && bag_len > 0; k++) {
-                rack[bag[--bag_len]]++;
+            for (int k = 0; k < ply_state.nplaced && bag_len > 0; k++) {
+                draw_tile(pos, side, bag[--bag_len]);
             }
-            if (tiles(rack) == 0) { /* out, with the bag empty */
-                int64_t left = face(L, racks[1 - side]);
+            if (pos->tiles[side] == 0) { /* out, with the bag empty */
+                int64_t left = face(L, pos->rack[1 - side]);
                 gained[side] += game->out_gain * left;
                 gained[1 - side] -= game->out_loss * left;
                 out.points = gained[0] - gained[1];
@@ -279,10 +199,13 @@ static Outcome play_out(Gen *G, Position *P, const Record *candidate, const uint
         } else if (move->kind == KIND_EXCHANGE) {
             int thrown = move->length;
             for (int k = 0; k < thrown; k++) {
-                rack[move->codes[k]]--;
+                uint8_t code = move->codes[k];
+                rack[code]--;
+                pos->tiles[side]--;
+                pos->face[side] -= L->values[code];
             }
             for (int k = 0; k < thrown; k++) { /* the caller checked bag_len >= thrown */
-                rack[bag[--bag_len]]++;
+                draw_tile(pos, side, bag[--bag_len]);
             }
             for (int k = 0; k < thrown; k++) {
                 bag[bag_len++] = move->codes[k];
@@ -292,8 +215,8 @@ static Outcome play_out(Gen *G, Position *P, const Record *candidate, const uint
         last_leave[side] = move->leave;
         scoreless = score == 0 ? scoreless + 1 : 0;
         if (scoreless >= game->limit) {
-            gained[0] -= game->stuck_loss * face(L, racks[0]);
-            gained[1] -= game->stuck_loss * face(L, racks[1]);
+            gained[0] -= game->stuck_loss * face(L, pos->rack[0]);
+            gained[1] -= game->stuck_loss * face(L, pos->rack[1]);
             out.points = gained[0] - gained[1];
             out.ended = 1;
             return out;
@@ -303,7 +226,7 @@ static Outcome play_out(Gen *G, Position *P, const Record *candidate, const uint
     out.points = gained[0] - gained[1];
     out.leaves = last_leave[0] - last_leave[1];
     out.side = side;
-    out.unseen = bag_len + tiles(racks[1 - side]);
+    out.unseen = bag_len + pos->tiles[1 - side];
     return out;
 }
 
@@ -548,19 +471,19 @@ PyObject *rollout(PyObject *module, PyObject *args) {
     G->dawg_root = lexicon->dawg_root;
     G->layout = layout;
     G->leaves = leave_values;
-    memset(base, 0, sizeof(Position));
-    memcpy(base->sq, sq_in, (size_t)squares.len);
+    endgame_init_zobrist(); /* (pos_init reads the keys; made once, with the GIL held) */
     const uint8_t *records = candidates.buf;
     int bag_len = (int)bag.len;
 
     Py_BEGIN_ALLOW_THREADS
-    position_refresh_all(G, base);
+    pos_init(base, G, layout, sq_in, mover, opponent.buf, game.scoreless, game.limit, out_gain + out_loss,
+             stuck_loss);
     for (Py_ssize_t k = 0; k < live_count; k++) {
         Record candidate;
         memcpy(&candidate, records + chosen[k] * sizeof(Record), sizeof candidate);
         memcpy(work, base, sizeof(Position));
         memcpy(bag_work, bag_in, (size_t)bag_len);
-        outcomes[k] = play_out(G, work, &candidate, mover, opponent.buf, bag_work, bag_len, seed, &game);
+        outcomes[k] = play_out(work, &candidate, bag_work, bag_len, seed, &game);
     }
     Py_END_ALLOW_THREADS
 
