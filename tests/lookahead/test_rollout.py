@@ -324,3 +324,34 @@ def test_the_front_refuses_a_candidate_the_rack_cannot_play(small_gaddag):
     with pytest.raises(InputError, match="candidate 1 uses tiles that are not on the rack"):
         sim.simulate(board, parse_rack("AB", 7), small_gaddag, rules, LeaveTable.zeros(), candidates=[bad],
                      iterations=1)  # fmt: skip
+
+
+def test_a_reply_never_exchanges_more_tiles_than_the_bag_holds(small_gaddag):
+    """A rule set whose exchanges need only 1 tile in the bag, and a leave table that values
+    keeping nothing above all: with 3 tiles in the bag the opponent throws back 3 of its 7,
+    the most the bag can replace (the twin used to pop an empty bag here)."""
+    import dataclasses
+
+    rules = dataclasses.replace(load_rules("scrabble"), exchange_min_bag=1)
+    board = Board.empty(rules)
+    board.squares[7 * 15 + 7] = 1
+    values = array("h", [0] * TABLE_SIZE)
+    values[leave_index([0] * 27)] = 30_000
+    four = [0] * 27
+    four[22] = 4  # VVVV: the leave of 4 the opponent can keep
+    values[leave_index(four)] = 20_000
+    leaves = LeaveTable(values, "keep-little")
+    opponent = [0] * 27
+    opponent[22], opponent[23] = 4, 3  # VVVVWWW
+    bag = [5, 9, 15]
+    candidate = Candidate(0, 0, PASS, False, 0, 0, ())
+    twin = play_out(
+        board, parse_rack("XZ", 7), small_gaddag, rules, leaves, candidate, opponent, bag, 4, 1, 0, "python"
+    )
+    assert twin == Outcome(0, -200_000, False, 0, 3 + 7)  # kept VVVV: three tiles thrown, three drawn
+    if rollout.native_built():
+        native = play_outs(
+            board, parse_rack("XZ", 7), small_gaddag, rules, leaves, [candidate], pack_candidates([candidate]), [0],
+            opponent, bag, 4, 1, 0, "native",
+        )  # fmt: skip
+        assert native == [twin]
