@@ -33,6 +33,10 @@ the same iterations whatever the schedule; so a seed gives the same standings on
 process or on many (``jobs``, on a pool of worker processes the caller provides: see
 ``WorkerPools``). Only a time limit makes a run depend on the machine.
 
+The play-outs are ``lookahead/rollout.py``'s: in C (``engine/native/rollout.c``, every live
+candidate of an iteration in one call) with the native engine, else in its Python twin, the
+same numbers either way (docs/sim.md, "The draws, exactly").
+
 This module never prints: ``simulate`` reports progress through a callback.
 """
 
