@@ -255,14 +255,16 @@ static int int_arg(PyObject *obj, const char *name, long long lo, long long hi, 
     return 0;
 }
 
-static int rack_arg(const Py_buffer *view, const char *name) {
+/* 27 counts, at most MAX_RACK tiles, copied to `out` (which is what is checked). */
+static int rack_arg(const Py_buffer *view, const char *name, uint8_t *out) {
     if (view->len != RACK_CODES) {
         PyErr_Format(PyExc_ValueError, "rollout: %s must be 27 counts (blanks, then A..Z)", name);
         return -1;
     }
+    memcpy(out, view->buf, RACK_CODES);
     int n = 0;
     for (int k = 0; k < RACK_CODES; k++) {
-        n += ((const uint8_t *)view->buf)[k];
+        n += out[k];
     }
     if (n > MAX_RACK) {
         PyErr_Format(PyExc_ValueError, "rollout: %s must hold at most %d tiles, not %d", name, MAX_RACK, n);
@@ -347,7 +349,8 @@ PyObject *rollout(PyObject *module, PyObject *args) {
     PyObject *live = NULL, *result = NULL;
     Gen *G = NULL;
     Position *base = NULL, *work = NULL;
-    uint8_t *bag_work = NULL;
+    uint8_t *bag_work = NULL, *bag_in = NULL;
+    Record *records = NULL;
     Outcome *outcomes = NULL;
     size_t *chosen = NULL;
     Py_ssize_t live_count = 0;
@@ -355,7 +358,9 @@ PyObject *rollout(PyObject *module, PyObject *args) {
     uint64_t seed = 0;
     long long plies, scoreless, limit, min_bag, ex_max, out_gain, out_loss, stuck_loss;
     Game game;
-    const uint8_t *sq_in = squares.buf, *mover = rack.buf, *bag_in = bag.buf;
+    /* Everything is copied before it is checked, and only the copies are read: a bytearray's
+     * bytes could change while the GIL is released. */
+    uint8_t sq_in[MAX_SQUARES], mover[RACK_CODES], them[RACK_CODES];
 
     if (!lexicon->has_view || !layout->ready) {
         PyErr_SetString(PyExc_ValueError, "rollout: the lexicon or layout was not initialised");
@@ -372,19 +377,26 @@ PyObject *rollout(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "rollout: squares must be one byte a square of the layout's board");
         goto done;
     }
+    memcpy(sq_in, squares.buf, (size_t)squares.len);
     for (Py_ssize_t i = 0; i < squares.len; i++) {
         if (!valid_square(sq_in[i])) {
             PyErr_SetString(PyExc_ValueError, "rollout: squares: a code that is not empty, A-Z or a blank A-Z");
             goto done;
         }
     }
-    if (rack_arg(&rack, "rack") < 0 || rack_arg(&opponent, "opponent") < 0) {
+    if (rack_arg(&rack, "rack", mover) < 0 || rack_arg(&opponent, "opponent", them) < 0) {
         goto done;
     }
     if (bag.len > MAX_BAG) {
         PyErr_Format(PyExc_ValueError, "rollout: the bag must hold at most %d tiles", MAX_BAG);
         goto done;
     }
+    bag_in = malloc((size_t)bag.len + 1);
+    if (bag_in == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(bag_in, bag.buf, (size_t)bag.len);
     for (Py_ssize_t i = 0; i < bag.len; i++) {
         if (bag_in[i] >= RACK_CODES) {
             PyErr_SetString(PyExc_ValueError, "rollout: the bag holds a code that is not a tile (0..26)");
@@ -417,10 +429,14 @@ PyObject *rollout(PyObject *module, PyObject *args) {
         goto done;
     }
     ncand = (size_t)candidates.len / sizeof(Record);
+    records = malloc(ncand * sizeof(Record) + 1);
+    if (records == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(records, candidates.buf, ncand * sizeof(Record));
     for (size_t c = 0; c < ncand; c++) {
-        Record r;
-        memcpy(&r, (const uint8_t *)candidates.buf + c * sizeof(Record), sizeof r);
-        const char *problem = candidate_problem(layout, sq_in, mover, &r, (int)bag.len, (int)ex_max);
+        const char *problem = candidate_problem(layout, sq_in, mover, &records[c], (int)bag.len, (int)ex_max);
         if (problem != NULL) {
             PyErr_Format(PyExc_ValueError, "rollout: candidate %zu: %s", c, problem);
             goto done;
@@ -472,18 +488,15 @@ PyObject *rollout(PyObject *module, PyObject *args) {
     G->layout = layout;
     G->leaves = leave_values;
     endgame_init_zobrist(); /* (pos_init reads the keys; made once, with the GIL held) */
-    const uint8_t *records = candidates.buf;
     int bag_len = (int)bag.len;
 
     Py_BEGIN_ALLOW_THREADS
-    pos_init(base, G, layout, sq_in, mover, opponent.buf, game.scoreless, game.limit, out_gain + out_loss,
+    pos_init(base, G, layout, sq_in, mover, them, game.scoreless, game.limit, out_gain + out_loss,
              stuck_loss);
     for (Py_ssize_t k = 0; k < live_count; k++) {
-        Record candidate;
-        memcpy(&candidate, records + chosen[k] * sizeof(Record), sizeof candidate);
         memcpy(work, base, sizeof(Position));
         memcpy(bag_work, bag_in, (size_t)bag_len);
-        outcomes[k] = play_out(work, &candidate, bag_work, bag_len, seed, &game);
+        outcomes[k] = play_out(work, &records[chosen[k]], bag_work, bag_len, seed, &game);
     }
     Py_END_ALLOW_THREADS
 
@@ -509,6 +522,8 @@ done:
     free(base);
     free(work);
     free(bag_work);
+    free(bag_in);
+    free(records);
     PyBuffer_Release(&squares);
     PyBuffer_Release(&rack);
     PyBuffer_Release(&candidates);
