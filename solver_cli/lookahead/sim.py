@@ -332,8 +332,10 @@ def _scored(setup: Setup, outcome: Outcome) -> tuple[int, float | None]:
 def sim_candidates(
     board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, leaves: LeaveTable, count: int
 ) -> list[Candidate]:
-    """The ``count`` best candidates by equity, as ``scrab solve`` ranks them."""
+    """The ``count`` best candidates by equity, as ``scrab solve`` ranks them (exchanges of
+    no more tiles than the bag holds, as the play-outs' replies)."""
     valuation = valuation_for(board, rack, rules, leaves)
+    valuation = valuation._replace(exchange=min(valuation.exchange, valuation.bag))
     return ranked_moves(board, rack, gaddag, rules, keep=count, valuation=valuation)[1]
 
 

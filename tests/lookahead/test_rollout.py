@@ -355,3 +355,23 @@ def test_a_reply_never_exchanges_more_tiles_than_the_bag_holds(small_gaddag):
             opponent, bag, 4, 1, 0, "native",
         )  # fmt: skip
         assert native == [twin]
+
+
+def test_the_candidates_never_exchange_more_tiles_than_the_bag_holds(small_gaddag):
+    """Exchanges allowed from 1 tile in the bag, and a tile set that leaves 3 in it (AT on the
+    board, AEINRST on the mover's rack, 10 tiles unseen): the candidates throw back at most
+    3 tiles, and the run goes (a candidate exchanging 7 was refused)."""
+    import dataclasses
+
+    counts = [0] * 27
+    for letter in "AT" + "AEINRST" + "EEEEEOOOOO":
+        counts[ord(letter) - 64] += 1
+    rules = dataclasses.replace(load_rules("scrabble"), exchange_min_bag=1, counts=tuple(counts))
+    board = Board.empty(rules)
+    board.squares[7 * 15 + 7], board.squares[7 * 15 + 8] = 1, 20
+    rack = parse_rack("AEINRST", 7)
+    every = sim.sim_candidates(board, rack, small_gaddag, rules, table(5, 600), 100_000)
+    exchanges = [c for c in every if c.kind == EXCHANGE]
+    assert exchanges and max(len(c.codes) for c in exchanges) == 3
+    result = sim.simulate(board, rack, small_gaddag, rules, table(5, 600), candidates=1000, iterations=2, stop=None)
+    assert result.iterations == 2 and len(result.standings) == len(every)
