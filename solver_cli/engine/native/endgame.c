@@ -46,9 +46,19 @@ struct Bucket {
     Entry deep, recent;
 };
 
-/* Ply P's moves; out of memory stops the search. */
-static int list_moves(Search *S, Ply *P) {
-    if (pos_list_moves(&S->pos, P) < 0) {
+/* The moves at `ply`, from the list two plies up (the same player's) where there is one;
+ * out of memory stops the search. */
+static int list_moves(Search *S, int ply) {
+    Ply *P = &S->ply[ply];
+    int failed;
+    if (ply >= 2) {
+        const Ply *ref = &S->ply[ply - 2], *between = &S->ply[ply - 1];
+        uint32_t changed[2] = {ref->lines[0] | between->lines[0], ref->lines[1] | between->lines[1]};
+        failed = pos_list_moves_since(&S->pos, P, ref, changed) < 0;
+    } else {
+        failed = pos_list_moves(&S->pos, P) < 0;
+    }
+    if (failed) {
         S->fail_memory = 1;
         S->stop = STOP_ERROR;
         return -1;
@@ -132,6 +142,7 @@ static int64_t move_value(Search *S, int ply, uint32_t index, int depth, int64_t
         int s = S->pos.s;
         S->pos.s = s + 1;
         S->pos.me ^= 1;
+        P->lines[0] = P->lines[1] = 0; /* nothing changed on the board */
         value = -search(S, ply + 1, depth - 1, clamp(-beta), clamp(-alpha), horizon);
         S->pos.me ^= 1;
         S->pos.s = s;
@@ -175,13 +186,27 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
         }
     }
     if (depth <= 0 || ply >= MAX_DEPTH) {
-        int64_t value = pos_playout(&S->pos);
+        /* the moves of both sides from their lists one and two plies up */
+        const Ply *refs[2] = {NULL, NULL};
+        uint32_t since[2][2] = {{0, 0}, {0, 0}};
+        int me = S->pos.me;
+        if (ply >= 1) {
+            const Ply *up = &S->ply[ply - 1];
+            refs[me ^ 1] = up;
+            memcpy(since[me ^ 1], up->lines, sizeof up->lines);
+            if (ply >= 2) {
+                refs[me] = &S->ply[ply - 2];
+                since[me][0] = up->lines[0] | refs[me]->lines[0];
+                since[me][1] = up->lines[1] | refs[me]->lines[1];
+            }
+        }
+        int64_t value = pos_playout_since(&S->pos, refs, since);
         *horizon = 1;
         store(S, key, value, NO_MOVE, 0, BOUND_EXACT | HORIZON);
         return value;
     }
     Ply *P = &S->ply[ply];
-    if (list_moves(S, P) < 0) {
+    if (list_moves(S, ply) < 0) {
         return 0;
     }
     uint32_t n = (uint32_t)P->count;
@@ -214,7 +239,16 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
                 continue;
             }
             int terminal;
-            int64_t value = move_value(S, ply, i, depth, alpha, beta, &reached, &terminal);
+            int64_t value;
+            if (best == -INF || beta - alpha <= 1) {
+                value = move_value(S, ply, i, depth, alpha, beta, &reached, &terminal);
+            } else {
+                /* after the first move, a null window: is this one better? (PVS) */
+                value = move_value(S, ply, i, depth, alpha, alpha + 1, &reached, &terminal);
+                if (!terminal && value > alpha && value < beta && !S->stop) {
+                    value = move_value(S, ply, i, depth, alpha, beta, &reached, &terminal);
+                }
+            }
             if (S->stop) {
                 return 0;
             }
@@ -267,22 +301,66 @@ static uint32_t rank_best(const Root *R, const int64_t *values, const uint8_t *o
     return n;
 }
 
+typedef struct {
+    int64_t value;
+    uint32_t index;
+} Ranked;
+
+/* Rank order: value high first, then static order. */
+static int ranked_cmp(const void *a, const void *b) {
+    const Ranked *x = (const Ranked *)a, *y = (const Ranked *)b;
+    if (x->value != y->value) {
+        return x->value > y->value ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* One iteration at `depth` plies. Returns 0 when it finished (*horizon: whether any line
- * reached the depth limit), -1 when it was stopped. */
+ * reached the depth limit), -1 when it was stopped.
+ *
+ * The first moves are tried best first by the last iteration's values (static order in the
+ * first), so that the K-th best value, the bar a move must clear, rises early. A move is
+ * first searched with a null window at the bar (move i clears it when it is worth more than
+ * the K-th best so far, or as much and comes earlier in static order), and again with the
+ * window (bar, +INF) only when it clears it: then its value is exact. Whatever the order,
+ * every move of the K best (by value, ties in static order) clears the bar when it is
+ * searched, as fewer than K moves rank above it; so the K best are exact. */
 static int root_iteration(Search *S, Root *R, int depth, int *horizon) {
-    int64_t *tops = malloc(sizeof(int64_t) * (size_t)R->top); /* exact values, high first */
-    if (tops == NULL) {
+    uint32_t n = R->count + 1, top = (uint32_t)R->top;
+    Ranked *order = malloc(sizeof(Ranked) * n);
+    Ranked *tops = malloc(sizeof(Ranked) * (top + 1)); /* exact values, in rank order */
+    if (order == NULL || tops == NULL) {
+        free(order);
+        free(tops);
         S->fail_memory = 1;
         S->stop = STOP_ERROR;
         return -1;
     }
+    for (uint32_t i = 0; i < n; i++) {
+        order[i].value = depth > 1 ? R->kept[i] : 0;
+        order[i].index = i;
+    }
+    qsort(order, n, sizeof *order, ranked_cmp);
     uint32_t known = 0;
-    memset(R->exact, 0, R->count + 1);
-    for (uint32_t i = 0; i <= R->count; i++) {
-        int64_t alpha = known >= (uint32_t)R->top ? tops[R->top - 1] : -INF;
+    memset(R->exact, 0, n);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = order[k].index;
+        int64_t alpha = -INF;
+        if (known >= top) {
+            alpha = tops[top - 1].value - (i < tops[top - 1].index);
+        }
         int terminal, reached = 0;
-        int64_t value = move_value(S, 0, i, depth, alpha, INF, &reached, &terminal);
+        int64_t value;
+        if (alpha == -INF) {
+            value = move_value(S, 0, i, depth, alpha, INF, &reached, &terminal);
+        } else {
+            value = move_value(S, 0, i, depth, alpha, alpha + 1, &reached, &terminal);
+            if (!terminal && value > alpha && !S->stop) {
+                value = move_value(S, 0, i, depth, alpha, INF, &reached, &terminal);
+            }
+        }
         if (S->stop) {
+            free(order);
             free(tops);
             return -1;
         }
@@ -290,20 +368,22 @@ static int root_iteration(Search *S, Root *R, int depth, int *horizon) {
         R->value[i] = value;
         if (terminal || value > alpha) {
             R->exact[i] = 1;
-            uint32_t at = known < (uint32_t)R->top ? known : (uint32_t)R->top;
-            while (at > 0 && tops[at - 1] < value) {
+            Ranked item = {value, i};
+            uint32_t at = known < top ? known : top;
+            while (at > 0 && ranked_cmp(&tops[at - 1], &item) > 0) {
                 at--;
             }
-            if (at < (uint32_t)R->top) {
-                uint32_t end = known < (uint32_t)R->top ? known : (uint32_t)R->top - 1;
+            if (at < top) {
+                uint32_t end = known < top ? known : top - 1;
                 memmove(tops + at + 1, tops + at, (size_t)(end - at) * sizeof *tops);
-                tops[at] = value;
-                if (known < (uint32_t)R->top) {
+                tops[at] = item;
+                if (known < top) {
                     known++;
                 }
             }
         }
     }
+    free(order);
     free(tops);
     return 0;
 }
@@ -375,13 +455,13 @@ static int advance(Search *S, uint32_t index, Line *line) {
  * stopped (or when not proven), the table's best moves as far as they go. */
 static void principal_variation(Search *S, const Root *R, uint32_t best, int proven, Line *line) {
     Ply *P = &S->ply[0];
-    if (list_moves(S, P) < 0 || advance(S, best, line)) {
+    if (list_moves(S, 0) < 0 || advance(S, best, line)) {
         return;
     }
     const Record *first = best == R->count ? NULL : &line->items[0];
     int64_t value = (first ? first->score : 0) - R->kept[best];
     for (int steps = 0; steps < 1 << 20; steps++) {
-        if (list_moves(S, P) < 0) {
+        if (list_moves(S, 0) < 0) {
             return;
         }
         uint32_t chosen = NO_MOVE;
@@ -426,7 +506,7 @@ Bucket *table_new(long long tt_mb, size_t *buckets) {
 int endgame_run(Search *S, Root *R, int plies, int top, Line *line, int *depth_done, Record **root_moves_out) {
     int status = CUT_PLIES, failed = 0;
     Ply *P0 = &S->ply[0];
-    if (list_moves(S, P0) == 0) {
+    if (list_moves(S, 0) == 0) {
         R->count = (uint32_t)P0->count;
         R->top = top;
         size_t n = (size_t)R->count + 1;

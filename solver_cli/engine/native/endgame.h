@@ -59,6 +59,8 @@ typedef struct {
     int s;     /* scoreless turns in a row so far */
     int limit; /* scoreless turns that end the game */
     int64_t out_bonus, stuck_loss;
+    uint32_t letters; /* the only letters the cross-checks try (see pos_init) */
+    uint32_t touched[2]; /* the lines the play under way changed (see Ply.lines) */
     Sink best_sink; /* the playout's: the best move only */
     Record best_item;
 } Position;
@@ -72,15 +74,23 @@ typedef struct {
     int placed[MAX_SIDE]; /* the squares the move being tried filled */
     int nplaced;
     size_t undo_mark; /* the undo log's length before the move */
+    /* the lines whose moves that move may have changed, a bit per line: rows (the moves
+     * across) [0] and columns (the moves down) [1]; the caller zeroes them for a pass */
+    uint32_t lines[2];
 } Ply;
 
 SCRAB_INTERNAL void endgame_init_zobrist(void);
 
 /* The position: `squares` (rows x cols codes), racks[p] (27 counts each), player 0 to move
- * after `scoreless` scoreless turns. G must have its lexicon and layout set. */
+ * after `scoreless` scoreless turns. G must have its lexicon and layout set. The
+ * cross-checks are worked out for `letters` only (bits 1..26): the letters any rack will
+ * hold while the position is played on, as the generator only tries those (all of them
+ * when a rack may hold a blank). pos_rack_letters gives them for two racks that only shrink
+ * (the endgame); pass ALL_LETTERS when racks draw tiles. */
 SCRAB_INTERNAL void pos_init(Position *pos, Gen *G, const LayoutObject *layout, const uint8_t *squares,
-                             const uint8_t *rack0, const uint8_t *rack1, int scoreless, int limit, int64_t out_bonus,
-                             int64_t stuck_loss);
+                             const uint8_t *rack0, const uint8_t *rack1, uint32_t letters, int scoreless, int limit,
+                             int64_t out_bonus, int64_t stuck_loss);
+SCRAB_INTERNAL uint32_t pos_rack_letters(const uint8_t *rack0, const uint8_t *rack1);
 
 /* The key of (board, the mover's rack, the other's rack, scoreless turns). */
 SCRAB_INTERNAL uint64_t pos_key(const Position *pos);
@@ -94,6 +104,13 @@ static inline int pos_square_of(const Position *pos, const Record *r, int k) {
 /* Every placement for the side to move into P, in static order (going-out placements
  * first, then the others, each in rank order). 0, or -1 out of memory (P->count 0). */
 SCRAB_INTERNAL int pos_list_moves(Position *pos, Ply *P);
+
+/* The same list from `ref`, the list of an earlier position with the same player to move
+ * and a rack that holds the present one (two plies up, say): its moves on the lines
+ * changed[] does not name (rows [0], columns [1]: the union of the Ply.lines of the plays
+ * made since) that the rack can still play, and the moves the generator finds on the
+ * changed lines alone. Far cheaper than the whole board when the plays since were few. */
+SCRAB_INTERNAL int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, const uint32_t changed[2]);
 
 /* Every placement for the side to move into `sink` (any order). */
 SCRAB_INTERNAL void pos_generate(Position *pos, Sink *sink);
@@ -112,6 +129,9 @@ SCRAB_INTERNAL int pos_placement_ends(const Position *pos, const Ply *P, const R
  * placement in rank order (the pass when there is none) to the end of the game, with the
  * same endings. The position is unchanged afterwards. */
 SCRAB_INTERNAL int64_t pos_playout(Position *pos);
+/* The same, each player's moves found from refs[player] (NULL: the whole board), an earlier
+ * list of that player's, as pos_list_moves_since, since[player] the lines changed since. */
+SCRAB_INTERNAL int64_t pos_playout_since(Position *pos, const Ply *const refs[2], const uint32_t since[2][2]);
 
 /* ---------------------------------------------------------------------------------------
  * The search (endgame.c), driven by endgame_py.c.

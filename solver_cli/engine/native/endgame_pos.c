@@ -66,7 +66,15 @@ static void rack_give(Position *pos, int player, int code, int64_t value) {
     pos->face[player] += value;
 }
 
+/* The lines whose moves a change at square i may alter: for the cross-checks of moves
+ * across [0] its row, of moves down [1] its column; for its anchor or tile, both. */
+static void touch(Position *pos, int down, int i) {
+    int cols = pos->layout->cols;
+    pos->touched[down] |= (uint32_t)1 << (down ? i % cols : i / cols);
+}
+
 static void log_cross(Position *pos, int down, int i) {
+    touch(pos, down, i);
     Undo *u = &pos->undo[pos->undo_count++];
     u->what = (uint8_t)down;
     u->index = (uint16_t)i;
@@ -76,6 +84,8 @@ static void log_cross(Position *pos, int down, int i) {
 
 static void set_anchor(Position *pos, int i, uint8_t value) {
     if (pos->anchor[i] != value) {
+        touch(pos, 0, i);
+        touch(pos, 1, i);
         Undo *u = &pos->undo[pos->undo_count++];
         u->what = UNDO_ANCHOR;
         u->index = (uint16_t)i;
@@ -84,10 +94,95 @@ static void set_anchor(Position *pos, int i, uint8_t value) {
     }
 }
 
-/* After tiles were put on `placed`: the anchors and cross-checks they change, logged. */
+/* For moves running `down` (else across): the letters of pos->letters the perpendicular word
+ * allows on empty square i, and that word's face value without the new tile (-1: no
+ * perpendicular neighbour, every letter allowed; an occupied square: every letter, -1).
+ * movegen.c's cross_check_at, but trying only the letters the racks hold: the generator
+ * intersects every cross-check with the rack (all letters with a blank), so the others
+ * never matter, and most of the cost is the walk of each letter's tail. */
+static void cross_check(const Position *pos, int down, int i, uint32_t *mask_out, int64_t *score_out) {
+    const LayoutObject *L = pos->layout;
+    const uint8_t *sq = pos->sq;
+    const uint32_t *g = pos->gen->g;
+    int rows = L->rows, cols = L->cols;
+    int step = down ? 1 : cols, limit = down ? cols : rows;
+    *mask_out = ALL_LETTERS;
+    *score_out = -1;
+    if (sq[i]) {
+        return;
+    }
+    int along = down ? i % cols : i / cols;
+    int has_before = along > 0 && sq[i - step];
+    int has_after = along + 1 < limit && sq[i + step];
+    if (!has_before && !has_after) {
+        return;
+    }
+    uint8_t before[MAX_SIDE], after[MAX_SIDE]; /* letters, nearest first */
+    int nb = 0, na = 0;
+    int64_t sum = 0;
+    for (int p = along - 1, j = i - step; p >= 0 && sq[j]; p--, j -= step) {
+        before[nb++] = sq[j] & LETTER_MASK;
+        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+    }
+    for (int p = along + 1, j = i + step; p < limit && sq[j]; p++, j += step) {
+        after[na++] = sq[j] & LETTER_MASK;
+        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+    }
+    *score_out = sum;
+    /* The word is rev(before) + L + after: forwards in the DAWG, or backwards in the GADDAG
+     * (which accepts a reversed word with no separator), the longer side first. */
+    uint32_t state = na <= nb ? pos->gen->dawg_root : pos->gen->root;
+    const uint8_t *head = na <= nb ? before : after, *tail = na <= nb ? after : before;
+    int nhead = na <= nb ? nb : na, ntail = na <= nb ? na : nb;
+    for (int k = nhead - 1; k >= 0; k--) {
+        uint32_t m = g[state];
+        if (!(m & ((uint32_t)1 << head[k]))) {
+            *mask_out = 0;
+            return;
+        }
+        state = CHILD(g, state, m, head[k]);
+    }
+    uint32_t allowed = 0;
+    uint32_t mask = g[state];
+    uint32_t letters = mask & pos->letters;
+    while (letters) {
+        int code = highest_bit(letters);
+        letters ^= (uint32_t)1 << code;
+        uint32_t end = CHILD(g, state, mask, code);
+        int k = 0;
+        for (; k < ntail; k++) {
+            uint32_t m = g[end];
+            if (!(m & ((uint32_t)1 << tail[k]))) {
+                break;
+            }
+            end = CHILD(g, end, m, tail[k]);
+        }
+        if (k == ntail && (g[end] & FINAL_BIT)) {
+            allowed |= (uint32_t)1 << code;
+        }
+    }
+    *mask_out = allowed;
+}
+
+/* The cross-check of (down, i) again, logged, unless this play already did it. */
+static void recheck(Position *pos, int down, int i, int *done, int *ndone) {
+    int key = down * MAX_SQUARES + i;
+    for (int k = 0; k < *ndone; k++) {
+        if (done[k] == key) {
+            return;
+        }
+    }
+    done[(*ndone)++] = key;
+    log_cross(pos, down, i);
+    cross_check(pos, down, i, &pos->masks[down][i], &pos->scores[down][i]);
+}
+
+/* After tiles were put on `placed`: the anchors and cross-checks they change, logged. The
+ * tiles of one play often share the ends of their runs (a word's two ends, across it). */
 static void refresh_around(Position *pos, const int *placed, int n) {
     const LayoutObject *L = pos->layout;
     int rows = L->rows, cols = L->cols;
+    int done[4 * MAX_SIDE], ndone = 0;
     for (int k = 0; k < n; k++) {
         int i = placed[k], r = i / cols, c = i % cols;
         for (int down = 0; down < 2; down++) {
@@ -101,16 +196,14 @@ static void refresh_around(Position *pos, const int *placed, int n) {
                 p--, j -= step;
             }
             if (p >= 0) {
-                log_cross(pos, down, j);
-                cross_check_square(pos->gen, pos->sq, down, j, &pos->masks[down][j], &pos->scores[down][j]);
+                recheck(pos, down, j, done, &ndone);
             }
             p = along + 1, j = i + step;
             while (p < limit && pos->sq[j]) {
                 p++, j += step;
             }
             if (p < limit) {
-                log_cross(pos, down, j);
-                cross_check_square(pos->gen, pos->sq, down, j, &pos->masks[down][j], &pos->scores[down][j]);
+                recheck(pos, down, j, done, &ndone);
             }
         }
         set_anchor(pos, i, 0);
@@ -151,7 +244,7 @@ static void refresh_all(Position *pos) {
         pos->anchor[i] = !pos->sq[i] && ((c > 0 && pos->sq[i - 1]) || (c + 1 < cols && pos->sq[i + 1]) ||
                                      (r > 0 && pos->sq[i - cols]) || (r + 1 < rows && pos->sq[i + cols]));
         for (int down = 0; down < 2; down++) {
-            cross_check_square(pos->gen, pos->sq, down, i, &pos->masks[down][i], &pos->scores[down][i]);
+            cross_check(pos, down, i, &pos->masks[down][i], &pos->scores[down][i]);
         }
     }
     if (empty) {
@@ -162,6 +255,7 @@ static void refresh_all(Position *pos) {
 
 /* Put the move's new tiles on the board, from the mover's rack (the squares go to *P). */
 void pos_play(Position *pos, const Record *r, Ply *P) {
+    pos->touched[0] = pos->touched[1] = 0;
     P->nplaced = 0;
     P->undo_mark = pos->undo_count;
     for (int k = 0; k < r->length; k++) {
@@ -177,6 +271,8 @@ void pos_play(Position *pos, const Record *r, Ply *P) {
         rack_take(pos, pos->me, tile, pos->layout->values[tile]);
     }
     refresh_around(pos, P->placed, P->nplaced);
+    P->lines[0] = pos->touched[0];
+    P->lines[1] = pos->touched[1];
 }
 
 void pos_unplay(Position *pos, Ply *P) {
@@ -236,12 +332,122 @@ static int static_cmp(const void *a, const void *b) {
 }
 
 /* Every placement for the side to move into P, in static order. 0, or -1 out of memory. */
-int pos_list_moves(Position *pos, Ply *P) {
+/* Whether the side to move can still play r, a move of an earlier list of its own, on a
+ * line that has not changed since (so its squares empty then are empty now). */
+static int playable(const Position *pos, const Record *r) {
+    uint8_t left[RACK_CODES];
+    memcpy(left, pos->rack[pos->me], RACK_CODES);
+    for (int k = 0; k < r->length; k++) {
+        if (!pos->sq[pos_square_of(pos, r, k)]) {
+            uint8_t code = r->codes[k];
+            int tile = (code & BLANK_BIT) ? 0 : code;
+            if (left[tile]-- == 0) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int unchanged(const Record *r, const uint32_t changed[2]) { return !((changed[r->down] >> r->line) & 1); }
+
+/* The moves of `ref`'s list (the same player's, with a rack holding the present one) that
+ * stay as they were: on a line no play since changed, and playable with the rack. */
+static void add_unchanged(Position *pos, Sink *sink, const Ply *ref, const uint32_t changed[2]) {
+    size_t need = sink->count + ref->count;
+    if (need > sink->cap) {
+        Record *items = need <= MAX_RECORDS ? realloc(sink->items, need * sizeof(Record)) : NULL;
+        if (items == NULL) {
+            sink->failed = 1;
+            return;
+        }
+        sink->items = items;
+        sink->cap = need;
+    }
+    for (size_t m = 0; m < ref->count; m++) {
+        const Record *r = &ref->moves[m];
+        if (unchanged(r, changed) && playable(pos, r)) {
+            sink->items[sink->count++] = *r;
+        }
+    }
+}
+
+/* The first of ref's moves from..to (a run in rank order) that stays as it was, or NULL. */
+static const Record *first_unchanged(const Position *pos, const Ply *ref, size_t from, size_t to,
+                                     const uint32_t changed[2]) {
+    for (size_t m = from; m < to; m++) {
+        const Record *r = &ref->moves[m];
+        if (unchanged(r, changed) && playable(pos, r)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Only the moves on the lines in changed[] (rows [0] for moves across, columns [1] for
+ * moves down): the generator walks only their anchors. A line's moves depend only on its
+ * own squares' tiles, anchors and cross-checks, so it finds the same moves there. */
+static void generate_lines(Position *pos, const uint32_t changed[2]) {
+    const LayoutObject *L = pos->layout;
+    int cols = L->cols, n = L->rows * cols;
+    uint8_t across[MAX_SQUARES], down[MAX_SQUARES];
+    for (int i = 0; i < n; i++) {
+        across[i] = pos->anchor[i] && ((changed[0] >> (i / cols)) & 1);
+        down[i] = pos->anchor[i] && ((changed[1] >> (i % cols)) & 1);
+    }
+    const uint8_t *anchors[2] = {across, down};
+    const uint32_t *masks[2] = {pos->masks[0], pos->masks[1]};
+    const int64_t *scores[2] = {pos->scores[0], pos->scores[1]};
+    generate_prepared_each(pos->gen, pos->sq, anchors, masks, scores);
+}
+
+/* The side to move's first placement in rank order into pos->best_sink (count 0: none),
+ * from ref's list when there is one (as pos_list_moves_since). */
+static void best_move(Position *pos, const Ply *ref, const uint32_t changed[2]) {
+    Sink *sink = &pos->best_sink;
+    sink->count = 0;
+    sink->total = 0;
+    prepare_gen(pos, sink);
+    if (ref == NULL) {
+        generate_here(pos);
+        return;
+    }
+    generate_lines(pos, changed);
+    /* ref's list is two runs in rank order: its going-out placements, then the others */
+    const Record *firsts[2] = {first_unchanged(pos, ref, 0, ref->outs, changed),
+                               first_unchanged(pos, ref, ref->outs, ref->count, changed)};
+    for (int k = 0; k < 2; k++) {
+        if (firsts[k] != NULL && (sink->count == 0 || rank_cmp(firsts[k], sink->items) < 0)) {
+            *sink->items = *firsts[k];
+            sink->count = 1;
+        }
+    }
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    Record found = *sink->items;
+    size_t count = sink->count;
+    sink->count = 0;
+    generate_here(pos);
+    if (count != sink->count || (count && rank_cmp(&found, sink->items) != 0)) {
+        abort();
+    }
+#endif
+}
+
+int pos_list_moves(Position *pos, Ply *P) { return pos_list_moves_since(pos, P, NULL, NULL); }
+
+int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, const uint32_t changed[2]) {
     Sink sink = {0};
     sink.items = P->moves;
     sink.cap = P->cap;
     prepare_gen(pos, &sink);
-    generate_here(pos);
+    if (ref == NULL) {
+        generate_here(pos);
+    } else {
+        generate_lines(pos, changed);
+        if (!sink.failed) {
+            add_unchanged(pos, &sink, ref, changed);
+        }
+    }
     P->moves = sink.items;
     P->cap = sink.cap;
     P->count = sink.count;
@@ -264,6 +470,18 @@ int pos_list_moves(Position *pos, Ply *P) {
     if (P->count > 1) {
         qsort(P->moves, P->count, sizeof(Record), static_cmp);
     }
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    if (ref != NULL) { /* the same list as from the whole board */
+        Ply full = {0};
+        if (pos_list_moves(pos, &full) == 0) {
+            if (full.count != P->count || full.outs != P->outs ||
+                memcmp(full.moves, P->moves, P->count * sizeof(Record)) != 0) {
+                abort();
+            }
+        }
+        free(full.moves);
+    }
+#endif
     return 0;
 }
 
@@ -271,7 +489,14 @@ int pos_list_moves(Position *pos, Ply *P) {
  * The greedy playout that values a position at the depth limit: both sides in turn play
  * their first placement in rank order (the pass when there is none), with the same endings.
  */
-int64_t pos_playout(Position *pos) {
+int64_t pos_playout(Position *pos) { return pos_playout_since(pos, NULL, NULL); }
+
+int64_t pos_playout_since(Position *pos, const Ply *const refs[2], const uint32_t since[2][2]) {
+    const Ply *ref[2] = {refs ? refs[0] : NULL, refs ? refs[1] : NULL};
+    uint32_t changed[2][2] = {{0, 0}, {0, 0}};
+    if (since != NULL) {
+        memcpy(changed, since, sizeof changed);
+    }
     uint8_t racks[2][RACK_CODES];
     int tiles[2];
     int64_t face[2];
@@ -287,10 +512,7 @@ int64_t pos_playout(Position *pos) {
     int64_t total = 0, sign = 1;
     Ply scratch;
     for (;;) {
-        pos->best_sink.count = 0;
-        pos->best_sink.total = 0;
-        prepare_gen(pos, &pos->best_sink);
-        generate_here(pos);
+        best_move(pos, ref[pos->me], changed[pos->me]);
         int64_t opponent_face = pos->face[pos->me ^ 1];
         if (pos->best_sink.count == 0) {
             if (pos->s + 1 >= pos->limit) {
@@ -303,6 +525,10 @@ int64_t pos_playout(Position *pos) {
             pos_play(pos, r, &scratch);
             for (int k = 0; k < scratch.nplaced; k++) {
                 placed[nplaced++] = scratch.placed[k];
+            }
+            for (int p = 0; p < 2; p++) {
+                changed[p][0] |= scratch.lines[0];
+                changed[p][1] |= scratch.lines[1];
             }
             if (pos->tiles[pos->me] == 0) {
                 total += sign * (r->score + pos->out_bonus * opponent_face);
@@ -358,8 +584,10 @@ int pos_placement_ends(const Position *pos, const Ply *P, const Record *r, uint3
 
 
 void pos_init(Position *pos, Gen *G, const LayoutObject *layout, const uint8_t *squares, const uint8_t *rack0,
-              const uint8_t *rack1, int scoreless, int limit, int64_t out_bonus, int64_t stuck_loss) {
+              const uint8_t *rack1, uint32_t letters, int scoreless, int limit, int64_t out_bonus,
+              int64_t stuck_loss) {
     memset(pos, 0, sizeof *pos);
+    pos->letters = letters & ALL_LETTERS;
     pos->gen = G;
     pos->layout = layout;
     pos->best_sink.keep = 1;
@@ -386,4 +614,17 @@ void pos_init(Position *pos, Gen *G, const LayoutObject *layout, const uint8_t *
     pos->limit = limit;
     pos->out_bonus = out_bonus;
     pos->stuck_loss = stuck_loss;
+}
+
+uint32_t pos_rack_letters(const uint8_t *rack0, const uint8_t *rack1) {
+    if (rack0[0] || rack1[0]) {
+        return ALL_LETTERS;
+    }
+    uint32_t letters = 0;
+    for (int code = 1; code < RACK_CODES; code++) {
+        if (rack0[code] || rack1[code]) {
+            letters |= (uint32_t)1 << code;
+        }
+    }
+    return letters;
 }

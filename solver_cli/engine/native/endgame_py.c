@@ -203,8 +203,8 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     G->root = lexicon->root;
     G->dawg_root = lexicon->dawg_root;
     G->layout = layout;
-    pos_init(&S->pos, G, layout, squares.buf, mover.buf, opponent.buf, (int)scoreless, (int)limit,
-             out_gain + out_loss, stuck_loss);
+    pos_init(&S->pos, G, layout, squares.buf, mover.buf, opponent.buf, pos_rack_letters(mover.buf, opponent.buf),
+             (int)scoreless, (int)limit, out_gain + out_loss, stuck_loss);
     PyBuffer_Release(&squares);
     PyBuffer_Release(&mover);
     PyBuffer_Release(&opponent);

@@ -486,6 +486,16 @@ void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const u
     }
 }
 
+/* The endgame's: generate_prepared with an anchor array for each direction (across [0],
+ * down [1]), so that it can walk only the lines a play changed. */
+void generate_prepared_each(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2], const uint32_t *const masks[2],
+                            const int64_t *const scores[2]) {
+    G->mirror = 0;
+    for (int down = 0; down < 2; down++) {
+        generate_direction(G, sq, anchors[down], masks[down], scores[down], down);
+    }
+}
+
 /* Every distinct non-empty multiset of at most `most` tiles thrown back from the rack (kind
  * EXCHANGE, codes: the tiles thrown, ascending, 0 the blank), then the pass if `passes`. */
 void other_moves(Gen *G, int most, int passes) {

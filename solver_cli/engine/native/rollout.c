@@ -491,7 +491,8 @@ PyObject *rollout(PyObject *module, PyObject *args) {
     int bag_len = (int)bag.len;
 
     Py_BEGIN_ALLOW_THREADS
-    pos_init(base, G, layout, sq_in, mover, them, game.scoreless, game.limit, out_gain + out_loss,
+    /* every letter's cross-checks: the racks draw tiles they do not hold now */
+    pos_init(base, G, layout, sq_in, mover, them, ALL_LETTERS, game.scoreless, game.limit, out_gain + out_loss,
              stuck_loss);
     for (Py_ssize_t k = 0; k < live_count; k++) {
         memcpy(work, base, sizeof(Position));

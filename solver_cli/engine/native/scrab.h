@@ -199,6 +199,8 @@ SCRAB_INTERNAL void cross_check_square(const Gen *G, const uint8_t *sq, int down
                                        int64_t *score);
 SCRAB_INTERNAL void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *const masks[2],
                                       const int64_t *const scores[2]);
+SCRAB_INTERNAL void generate_prepared_each(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2],
+                                           const uint32_t *const masks[2], const int64_t *const scores[2]);
 SCRAB_INTERNAL void other_moves(Gen *G, int most, int passes);
 SCRAB_INTERNAL PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char generate_doc[];
