@@ -67,6 +67,27 @@ def endgame(
     tt_mb: int,
     progress: Callable[[int, int, int, bytes | None], object] | None,
 ) -> tuple[int, int, int, list[tuple[int, bytes]], bytes]: ...
+def rollout(
+    lexicon: Lexicon,
+    layout: Layout,
+    leaves: Leaves | None,
+    squares: bytes,
+    rack: bytes,
+    candidates: bytes,
+    live: Sequence[int],
+    opponent: bytes,
+    bag: bytes,
+    seed: int,
+    plies: int,
+    scoreless: int,
+    scoreless_limit: int,
+    exchange_min_bag: int,
+    exchange_max: int,
+    out_gain: int,
+    out_loss: int,
+    stuck_loss: int,
+    /,
+) -> list[tuple[int, int, int, int, int]]: ...
 def leave_index(counts: bytes) -> int: ...
 def leave_sums(
     ranks: Buffer, sums: Buffer, counts: Buffer, tile_counts: Sequence[int], rack_size: int, /

@@ -33,6 +33,10 @@ the same iterations whatever the schedule; so a seed gives the same standings on
 process or on many (``jobs``, on a pool of worker processes the caller provides: see
 ``WorkerPools``). Only a time limit makes a run depend on the machine.
 
+The play-outs are ``lookahead/rollout.py``'s: in C (``engine/native/rollout.c``, every live
+candidate of an iteration in one call) with the native engine, else in its Python twin, the
+same numbers either way (docs/sim.md, "The draws, exactly").
+
 This module never prints: ``simulate`` reports progress through a callback.
 """
 
@@ -47,15 +51,15 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from solver_cli.engine.alphabet import BLANK_BIT
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
-from solver_cli.engine.leaves import SCALE, LeaveTable, Valuation
-from solver_cli.engine.movegen import EXCHANGE, PLACE, Candidate, ranked_moves
+from solver_cli.engine.leaves import SCALE, LeaveTable
+from solver_cli.engine.movegen import Candidate, chosen_engine, ranked_moves
 from solver_cli.engine.rules import Rules
 from solver_cli.engine.unseen import unseen_tiles, valuation_for
 from solver_cli.engine.winpct import WinTable, win_probability
 from solver_cli.errors import InputError
+from solver_cli.lookahead.rollout import Outcome, check_candidates, pack_candidates, play_outs
 
 if TYPE_CHECKING:
     from solver_cli.lookahead.infer import Inference
@@ -136,6 +140,8 @@ class Setup:
     win_probability: WinProbability | None = None
     spread: int = 0  # the mover's score minus the opponent's, now
     scoreless: int = 0  # scoreless turns in a row before this position
+    engine: str = "python"  # the play-outs': "native" (rollout.c) or "python" (the twin)
+    packed: bytes = b""  # the candidates packed for the native loop (rollout.pack_candidates)
 
 
 @dataclass(frozen=True)
@@ -256,10 +262,6 @@ def iteration_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _face(rack: list[int], values: tuple[int, ...]) -> int:
-    return sum(n * values[code] for code, n in enumerate(rack) if n and code)
-
-
 def draw_opponent(setup: Setup, rng: random.Random) -> tuple[list[int], list[int]]:
     """(the opponent's rack as 27 counts, the bag in draw order: its last tile comes first)
     for one iteration."""
@@ -270,6 +272,8 @@ def draw_opponent(setup: Setup, rng: random.Random) -> tuple[list[int], list[int
         fixed = list(setup.sampler(rng, unseen))
         if len(fixed) != len(unseen) or any(n < 0 or n > u for n, u in zip(fixed, unseen, strict=True)):
             raise InputError("the opponent-rack sampler gave tiles that are not among the unseen tiles")
+        if sum(fixed) > setup.rules.rack_size:
+            raise InputError(f"the opponent-rack sampler gave {sum(fixed)} tiles; a rack holds {setup.rules.rack_size}")
     else:
         fixed = [0] * len(unseen)
     pool = [code for code, n in enumerate(unseen) for _ in range(n - fixed[code])]
@@ -287,92 +291,39 @@ def run_iteration(setup: Setup, index: int, live: Sequence[int]) -> list[tuple[i
     rng = random.Random(iteration_seed(setup.seed, index))
     opponent, bag = draw_opponent(setup, rng)
     playout_seed = rng.getrandbits(64)  # exchanges reshuffle the bag: the same way for every candidate
-    return [play_out(setup, setup.candidates[i], opponent, bag, playout_seed) for i in live]
+    board = Board(setup.rules.rows, setup.rules.cols, list(setup.squares))
+    outcomes = play_outs(
+        board,
+        setup.rack,
+        setup.gaddag,
+        setup.rules,
+        setup.leaves,
+        setup.candidates,
+        setup.packed,
+        live,
+        opponent,
+        bag,
+        playout_seed,
+        setup.plies,
+        setup.scoreless,
+        setup.engine,
+    )
+    return [_scored(setup, outcome) for outcome in outcomes]
 
 
-def play_out(
-    setup: Setup, candidate: Candidate, opponent: list[int], bag_order: list[int], seed: int
-) -> tuple[int, float | None]:
-    """The candidate, then ``setup.plies`` best replies by equity, from the mover's side:
-    (points gained minus the opponent's plus the last leaves, in thousandths; the mover's
-    chance to win when the setup has a win-probability function)."""
-    rules = setup.rules
-    values = rules.values
-    cols = rules.cols
-    squares = list(setup.squares)
-    board = Board(rules.rows, cols, squares)  # shares ``squares``: plays below change it
-    bag = list(bag_order)
-    racks = [list(setup.rack), list(opponent)]
-    gained = [0, 0]
-    last_leave = [0, 0]
-    scoreless = setup.scoreless
-    rng: random.Random | None = None
-    side = 0
-    move = candidate
-    for ply in range(setup.plies + 1):
-        rack = racks[side]
-        if ply:
-            valuation = Valuation(
-                setup.leaves,
-                bag=len(bag),
-                opponent=0 if bag else _face(racks[1 - side], values),
-                exchange=rules.exchange_max if len(bag) >= rules.exchange_min_bag else 0,
-                passes=True,
-            )
-            move = ranked_moves(board, rack, setup.gaddag, rules, keep=1, valuation=valuation)[1][0]
-        score = move.score
-        if move.kind == PLACE:
-            _, down, line, start, codes = move.raw
-            placed = 0
-            for k, code in enumerate(codes):
-                i = (start + k) * cols + line if down else line * cols + start + k
-                if not squares[i]:
-                    squares[i] = code
-                    rack[0 if code & BLANK_BIT else code] -= 1
-                    placed += 1
-            gained[side] += score
-            for _ in range(min(placed, len(bag))):
-                rack[bag.pop()] += 1
-            if not any(rack):  # out, with the bag empty: the opponent's tiles count twice
-                left = _face(racks[1 - side], values)
-                gained[side] += left
-                gained[1 - side] -= left
-                return _ended(setup, gained, racks, bag)
-        elif move.kind == EXCHANGE:
-            thrown = move.codes
-            for code in thrown:
-                rack[code] -= 1
-            for _ in range(len(thrown)):
-                rack[bag.pop()] += 1
-            bag.extend(thrown)
-            if rng is None:
-                rng = random.Random(seed)
-            rng.shuffle(bag)
-        last_leave[side] = move.leave
-        scoreless = scoreless + 1 if score == 0 else 0
-        if scoreless >= rules.scoreless_turns:
-            gained[0] -= _face(racks[0], values)
-            gained[1] -= _face(racks[1], values)
-            return _ended(setup, gained, racks, bag)
-        side = 1 - side
-    value = (gained[0] - gained[1]) * SCALE + last_leave[0] - last_leave[1]
-    win = None
-    if setup.win_probability is not None:
-        spread = setup.spread + value / SCALE
-        if side == 0:  # the mover is to move
-            win = setup.win_probability(spread, len(bag) + sum(racks[1]))
-        else:
-            win = 1.0 - setup.win_probability(-spread, len(bag) + sum(racks[0]))
-    return value, win
-
-
-def _ended(setup: Setup, gained: list[int], racks: list[list[int]], bag: list[int]) -> tuple[int, float | None]:
-    change = gained[0] - gained[1]
-    win = None
-    if setup.win_probability is not None:
-        final = setup.spread + change
-        win = 1.0 if final > 0 else 0.5 if final == 0 else 0.0
-    return change * SCALE, win
+def _scored(setup: Setup, outcome: Outcome) -> tuple[int, float | None]:
+    """An outcome as the run counts it: thousandths of a point, and the mover's chance to win
+    when the setup has a win-probability function (exact when the game ended)."""
+    value = outcome.points * SCALE + outcome.leaves
+    if setup.win_probability is None:
+        return value, None
+    if outcome.ended:
+        final = setup.spread + outcome.points
+        return value, 1.0 if final > 0 else 0.5 if final == 0 else 0.0
+    spread = setup.spread + value / SCALE
+    if outcome.side == 0:  # the mover is to move
+        return value, setup.win_probability(spread, outcome.unseen)
+    return value, 1.0 - setup.win_probability(-spread, outcome.unseen)
 
 
 # --- running a simulation ------------------------------------------------------------------
@@ -381,8 +332,10 @@ def _ended(setup: Setup, gained: list[int], racks: list[list[int]], bag: list[in
 def sim_candidates(
     board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, leaves: LeaveTable, count: int
 ) -> list[Candidate]:
-    """The ``count`` best candidates by equity, as ``scrab solve`` ranks them."""
+    """The ``count`` best candidates by equity, as ``scrab solve`` ranks them (exchanges of
+    no more tiles than the bag holds, as the play-outs' replies)."""
     valuation = valuation_for(board, rack, rules, leaves)
+    valuation = valuation._replace(exchange=min(valuation.exchange, valuation.bag))
     return ranked_moves(board, rack, gaddag, rules, keep=count, valuation=valuation)[1]
 
 
@@ -452,6 +405,8 @@ def simulate(
         chosen = tuple(sim_candidates(board, rack, gaddag, rules, leaves, candidates))
     else:
         chosen = tuple(candidates)
+    check_candidates(board, rack, rules, chosen, max(0, sum(unseen.counts) - rules.rack_size))
+    engine = chosen_engine()
     setup = Setup(
         squares=tuple(board.squares),
         rack=tuple(rack),
@@ -468,6 +423,8 @@ def simulate(
         win_probability=win_probability,
         spread=spread,
         scoreless=scoreless,
+        engine=engine,
+        packed=pack_candidates(chosen) if engine == "native" else b"",
     )
     run = _Run(setup, iterations, time_limit, stop, jobs, objective, check_every, progress)
     return run.go(workers)

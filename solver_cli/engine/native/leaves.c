@@ -111,6 +111,11 @@ static int Leaves_init(LeavesObject *self, PyObject *args, PyObject *kwds) {
     self->view = view;
     self->has_view = 1;
     self->values = (const int16_t *)view.buf;
+    int16_t most = 0; /* (a leave too long for the table is valued 0 or a mean of values) */
+    for (size_t i = 0; i < size; i++) {
+        most = self->values[i] > most ? self->values[i] : most;
+    }
+    self->max_term = 10 * (int32_t)most;
     return 0;
 }
 

@@ -61,7 +61,25 @@ static int32_t leave_term(const Gen *G) {
     return (int32_t)(-(factor * left + NOT_OUT_PENALTY) * 1000);
 }
 
+/* Whether a move of this score ranks after the worst of a full heap whatever its leave (only
+ * for a caller that set G->capped: every leave term is then at most G->leave_cap). */
+static int cannot_enter(const Gen *G, int64_t score) {
+    const Sink *s = G->sink;
+    if (!G->capped || s->keep == 0 || s->count < (size_t)s->keep) {
+        return 0;
+    }
+    int64_t ds = score - s->items[0].score;
+    if (ds < -DECISIVE || ds > DECISIVE) {
+        return ds < 0;
+    }
+    return ds * 1000 + G->leave_cap < (int64_t)s->items[0].leave;
+}
+
 static void record(Gen *G, int first, int end, int64_t score) {
+    if (cannot_enter(G, score)) {
+        G->sink->total += G->mirror ? 2 : 1;
+        return;
+    }
     Record r;
     memset(&r, 0, sizeof r);
     r.score = score;
@@ -470,6 +488,16 @@ void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const u
     G->mirror = 0;
     for (int down = 0; down < 2; down++) {
         generate_direction(G, sq, anchor, masks[down], scores[down], down);
+    }
+}
+
+/* The endgame's: generate_prepared with an anchor array for each direction (across [0],
+ * down [1]), so that it can walk only the lines a play changed. */
+void generate_prepared_each(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2], const uint32_t *const masks[2],
+                            const int64_t *const scores[2]) {
+    G->mirror = 0;
+    for (int down = 0; down < 2; down++) {
+        generate_direction(G, sq, anchors[down], masks[down], scores[down], down);
     }
 }
 

@@ -6,7 +6,10 @@
  *   leaves.c   leave tables: indexing, values (Leaves), and the training estimates
  *   records.c  the recorder of found moves (Sink): every move, or the best `keep`, ranked
  *   movegen.c  Gordon's Gen/GoOn over the GADDAG, and the generate() entry point
- *   endgame.c  the exact endgame search over movegen.c's generator (endgame())
+ *   endgame*.c the exact endgame search over movegen.c's generator (endgame()): its
+ *              position, search and entry point, sharing endgame.h
+ *   rollout.c  the simulation's play-outs: best replies played without Python (rollout()),
+ *              on endgame.h's position
  *   module.c   the module: its functions, types and constants
  *
  * Every entry point checks what it is given before any of this runs (see each file).
@@ -129,6 +132,7 @@ typedef struct {
     Py_buffer view; /* the table's array, held (pinned) for the object's life: no copy */
     int has_view;
     const int16_t *values;
+    int32_t max_term; /* the largest value in thousandths, at least 0: no leave term of the table is above it */
 } LeavesObject;
 SCRAB_INTERNAL extern PyTypeObject LeavesType;
 /* BINOM[n][k] for n < 40, k <= MAX_LEAVE + 1 */
@@ -176,6 +180,10 @@ typedef struct {
     int bag;               /* tiles in the bag: 0 switches to the end-of-game adjustments */
     int64_t opponent;      /* face value of the opponent's rack (for going out) */
     Sink *sink;
+    /* best-move searches (rollout.c): with a full heap, a move whose score plus leave_cap
+     * cannot beat the worst kept is counted, not valued (leave_cap bounds every leave term) */
+    int capped;
+    int64_t leave_cap;
     int mirror; /* also record each move mirrored in the diagonal (the empty symmetric board) */
     /* the line */
     int down, line, n;
@@ -195,12 +203,18 @@ SCRAB_INTERNAL void cross_check_square(const Gen *G, const uint8_t *sq, int down
                                        int64_t *score);
 SCRAB_INTERNAL void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *const masks[2],
                                       const int64_t *const scores[2]);
+SCRAB_INTERNAL void generate_prepared_each(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2],
+                                           const uint32_t *const masks[2], const int64_t *const scores[2]);
 SCRAB_INTERNAL void other_moves(Gen *G, int most, int passes);
 SCRAB_INTERNAL PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char generate_doc[];
 
-/* endgame.c */
+/* endgame_py.c */
 SCRAB_INTERNAL PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char endgame_doc[];
+
+/* rollout.c */
+SCRAB_INTERNAL PyObject *rollout(PyObject *module, PyObject *args);
+SCRAB_INTERNAL extern const char rollout_doc[];
 
 #endif /* SCRAB_NATIVE_H */

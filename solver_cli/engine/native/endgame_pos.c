@@ -1,0 +1,630 @@
+/* The endgame's position (endgame.h says what each function does): one square array played
+ * on and unplayed (no board copies), both racks, and the anchors and cross-checks the move
+ * generator needs, kept up to date as tiles come and go (an undo log puts them back), so a
+ * node's moves cost only the walk of movegen.c's generator, not a fresh look at the board.
+ */
+#include "endgame.h"
+
+/* ---------------------------------------------------------------------------------------
+ * Zobrist keys: a square's code, each rack's count of each tile (as the side to move or the
+ * side waiting) and the scoreless turns. Fixed numbers, made once.
+ */
+static uint64_t Z_SQUARE[MAX_SQUARES][64];
+static uint64_t Z_RACK[2][RACK_CODES][MAX_RACK + 1]; /* [0] the side to move, [1] the other */
+static uint64_t Z_SCORELESS[MAX_LIMIT + 1];
+static int zobrist_ready = 0;
+
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void endgame_init_zobrist(void) { /* with the GIL held */
+    if (zobrist_ready) {
+        return;
+    }
+    uint64_t state = 0x5C7AB0E6D6A3E21Dull;
+    for (int i = 0; i < MAX_SQUARES; i++) {
+        for (int c = 0; c < 64; c++) {
+            Z_SQUARE[i][c] = splitmix64(&state);
+        }
+    }
+    for (int role = 0; role < 2; role++) {
+        for (int c = 0; c < RACK_CODES; c++) {
+            for (int n = 0; n <= MAX_RACK; n++) {
+                Z_RACK[role][c][n] = splitmix64(&state);
+            }
+        }
+    }
+    for (int s = 0; s <= MAX_LIMIT; s++) {
+        Z_SCORELESS[s] = splitmix64(&state);
+    }
+    zobrist_ready = 1;
+}
+
+uint64_t pos_key(const Position *pos) {
+    return pos->board_key ^ pos->rack_key[pos->me][0] ^ pos->rack_key[pos->me ^ 1][1] ^ Z_SCORELESS[pos->s];
+}
+
+static void rack_take(Position *pos, int player, int code, int64_t value) {
+    uint8_t n = pos->rack[player][code];
+    pos->rack_key[player][0] ^= Z_RACK[0][code][n] ^ Z_RACK[0][code][n - 1];
+    pos->rack_key[player][1] ^= Z_RACK[1][code][n] ^ Z_RACK[1][code][n - 1];
+    pos->rack[player][code] = (uint8_t)(n - 1);
+    pos->tiles[player]--;
+    pos->face[player] -= value;
+}
+
+static void rack_give(Position *pos, int player, int code, int64_t value) {
+    uint8_t n = pos->rack[player][code];
+    pos->rack_key[player][0] ^= Z_RACK[0][code][n] ^ Z_RACK[0][code][n + 1];
+    pos->rack_key[player][1] ^= Z_RACK[1][code][n] ^ Z_RACK[1][code][n + 1];
+    pos->rack[player][code] = (uint8_t)(n + 1);
+    pos->tiles[player]++;
+    pos->face[player] += value;
+}
+
+/* The lines whose moves a change at square i may alter: for the cross-checks of moves
+ * across [0] its row, of moves down [1] its column; for its anchor or tile, both. */
+static void touch(Position *pos, int down, int i) {
+    int cols = pos->layout->cols;
+    pos->touched[down] |= (uint32_t)1 << (down ? i % cols : i / cols);
+}
+
+static void log_cross(Position *pos, int down, int i) {
+    touch(pos, down, i);
+    Undo *u = &pos->undo[pos->undo_count++];
+    u->what = (uint8_t)down;
+    u->index = (uint16_t)i;
+    u->mask = pos->masks[down][i];
+    u->score = pos->scores[down][i];
+}
+
+static void set_anchor(Position *pos, int i, uint8_t value) {
+    if (pos->anchor[i] != value) {
+        touch(pos, 0, i);
+        touch(pos, 1, i);
+        Undo *u = &pos->undo[pos->undo_count++];
+        u->what = UNDO_ANCHOR;
+        u->index = (uint16_t)i;
+        u->mask = pos->anchor[i];
+        pos->anchor[i] = value;
+    }
+}
+
+/* For moves running `down` (else across): the letters of pos->letters the perpendicular word
+ * allows on empty square i, and that word's face value without the new tile (-1: no
+ * perpendicular neighbour, every letter allowed; an occupied square: every letter, -1).
+ * movegen.c's cross_check_at, but trying only the letters the racks hold: the generator
+ * intersects every cross-check with the rack (all letters with a blank), so the others
+ * never matter, and most of the cost is the walk of each letter's tail. */
+static void cross_check(const Position *pos, int down, int i, uint32_t *mask_out, int64_t *score_out) {
+    const LayoutObject *L = pos->layout;
+    const uint8_t *sq = pos->sq;
+    const uint32_t *g = pos->gen->g;
+    int rows = L->rows, cols = L->cols;
+    int step = down ? 1 : cols, limit = down ? cols : rows;
+    *mask_out = ALL_LETTERS;
+    *score_out = -1;
+    if (sq[i]) {
+        return;
+    }
+    int along = down ? i % cols : i / cols;
+    int has_before = along > 0 && sq[i - step];
+    int has_after = along + 1 < limit && sq[i + step];
+    if (!has_before && !has_after) {
+        return;
+    }
+    uint8_t before[MAX_SIDE], after[MAX_SIDE]; /* letters, nearest first */
+    int nb = 0, na = 0;
+    int64_t sum = 0;
+    for (int p = along - 1, j = i - step; p >= 0 && sq[j]; p--, j -= step) {
+        before[nb++] = sq[j] & LETTER_MASK;
+        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+    }
+    for (int p = along + 1, j = i + step; p < limit && sq[j]; p++, j += step) {
+        after[na++] = sq[j] & LETTER_MASK;
+        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
+    }
+    *score_out = sum;
+    /* The word is rev(before) + L + after: forwards in the DAWG, or backwards in the GADDAG
+     * (which accepts a reversed word with no separator), the longer side first. */
+    uint32_t state = na <= nb ? pos->gen->dawg_root : pos->gen->root;
+    const uint8_t *head = na <= nb ? before : after, *tail = na <= nb ? after : before;
+    int nhead = na <= nb ? nb : na, ntail = na <= nb ? na : nb;
+    for (int k = nhead - 1; k >= 0; k--) {
+        uint32_t m = g[state];
+        if (!(m & ((uint32_t)1 << head[k]))) {
+            *mask_out = 0;
+            return;
+        }
+        state = CHILD(g, state, m, head[k]);
+    }
+    uint32_t allowed = 0;
+    uint32_t mask = g[state];
+    uint32_t letters = mask & pos->letters;
+    while (letters) {
+        int code = highest_bit(letters);
+        letters ^= (uint32_t)1 << code;
+        uint32_t end = CHILD(g, state, mask, code);
+        int k = 0;
+        for (; k < ntail; k++) {
+            uint32_t m = g[end];
+            if (!(m & ((uint32_t)1 << tail[k]))) {
+                break;
+            }
+            end = CHILD(g, end, m, tail[k]);
+        }
+        if (k == ntail && (g[end] & FINAL_BIT)) {
+            allowed |= (uint32_t)1 << code;
+        }
+    }
+    *mask_out = allowed;
+}
+
+/* The cross-check of (down, i) again, logged, unless this play already did it. */
+static void recheck(Position *pos, int down, int i, int *done, int *ndone) {
+    int key = down * MAX_SQUARES + i;
+    for (int k = 0; k < *ndone; k++) {
+        if (done[k] == key) {
+            return;
+        }
+    }
+    done[(*ndone)++] = key;
+    log_cross(pos, down, i);
+    cross_check(pos, down, i, &pos->masks[down][i], &pos->scores[down][i]);
+}
+
+/* After tiles were put on `placed`: the anchors and cross-checks they change, logged. The
+ * tiles of one play often share the ends of their runs (a word's two ends, across it). */
+static void refresh_around(Position *pos, const int *placed, int n) {
+    const LayoutObject *L = pos->layout;
+    int rows = L->rows, cols = L->cols;
+    int done[4 * MAX_SIDE], ndone = 0;
+    for (int k = 0; k < n; k++) {
+        int i = placed[k], r = i / cols, c = i % cols;
+        for (int down = 0; down < 2; down++) {
+            /* moves across see the column's word through a square; moves down the row's */
+            int step = down ? 1 : cols, along = down ? c : r, limit = down ? cols : rows;
+            log_cross(pos, down, i);
+            pos->masks[down][i] = ALL_LETTERS;
+            pos->scores[down][i] = -1;
+            int p = along - 1, j = i - step;
+            while (p >= 0 && pos->sq[j]) {
+                p--, j -= step;
+            }
+            if (p >= 0) {
+                recheck(pos, down, j, done, &ndone);
+            }
+            p = along + 1, j = i + step;
+            while (p < limit && pos->sq[j]) {
+                p++, j += step;
+            }
+            if (p < limit) {
+                recheck(pos, down, j, done, &ndone);
+            }
+        }
+        set_anchor(pos, i, 0);
+        if (c > 0 && !pos->sq[i - 1]) {
+            set_anchor(pos, i - 1, 1);
+        }
+        if (c + 1 < cols && !pos->sq[i + 1]) {
+            set_anchor(pos, i + 1, 1);
+        }
+        if (r > 0 && !pos->sq[i - cols]) {
+            set_anchor(pos, i - cols, 1);
+        }
+        if (r + 1 < rows && !pos->sq[i + cols]) {
+            set_anchor(pos, i + cols, 1);
+        }
+    }
+}
+
+static void undo_to(Position *pos, size_t mark) {
+    while (pos->undo_count > mark) {
+        const Undo *u = &pos->undo[--pos->undo_count];
+        if (u->what == UNDO_ANCHOR) {
+            pos->anchor[u->index] = (uint8_t)u->mask;
+        } else {
+            pos->masks[u->what][u->index] = u->mask;
+            pos->scores[u->what][u->index] = u->score;
+        }
+    }
+}
+
+/* Every anchor and cross-check from scratch (as generate_all finds them). */
+static void refresh_all(Position *pos) {
+    const LayoutObject *L = pos->layout;
+    int rows = L->rows, cols = L->cols, n = rows * cols, empty = 1;
+    for (int i = 0; i < n; i++) {
+        int r = i / cols, c = i % cols;
+        empty &= !pos->sq[i];
+        pos->anchor[i] = !pos->sq[i] && ((c > 0 && pos->sq[i - 1]) || (c + 1 < cols && pos->sq[i + 1]) ||
+                                     (r > 0 && pos->sq[i - cols]) || (r + 1 < rows && pos->sq[i + cols]));
+        for (int down = 0; down < 2; down++) {
+            cross_check(pos, down, i, &pos->masks[down][i], &pos->scores[down][i]);
+        }
+    }
+    if (empty) {
+        pos->anchor[L->centre] = 1;
+    }
+    pos->undo_count = 0;
+}
+
+/* Put the move's new tiles on the board, from the mover's rack (the squares go to *P). */
+void pos_play(Position *pos, const Record *r, Ply *P) {
+    pos->touched[0] = pos->touched[1] = 0;
+    P->nplaced = 0;
+    P->undo_mark = pos->undo_count;
+    for (int k = 0; k < r->length; k++) {
+        int i = pos_square_of(pos, r, k);
+        if (pos->sq[i]) {
+            continue;
+        }
+        uint8_t code = r->codes[k];
+        pos->sq[i] = code;
+        pos->board_key ^= Z_SQUARE[i][code];
+        P->placed[P->nplaced++] = i;
+        int tile = (code & BLANK_BIT) ? 0 : code;
+        rack_take(pos, pos->me, tile, pos->layout->values[tile]);
+    }
+    refresh_around(pos, P->placed, P->nplaced);
+    P->lines[0] = pos->touched[0];
+    P->lines[1] = pos->touched[1];
+}
+
+void pos_unplay(Position *pos, Ply *P) {
+    undo_to(pos, P->undo_mark);
+    for (int k = P->nplaced - 1; k >= 0; k--) {
+        int i = P->placed[k];
+        uint8_t code = pos->sq[i];
+        pos->sq[i] = 0;
+        pos->board_key ^= Z_SQUARE[i][code];
+        int tile = (code & BLANK_BIT) ? 0 : code;
+        rack_give(pos, pos->me, tile, pos->layout->values[tile]);
+    }
+    P->nplaced = 0;
+}
+
+/* Every move for the side to move into the sink, from the anchors and cross-checks kept. */
+static void generate_here(Position *pos) {
+    const uint32_t *masks[2] = {pos->masks[0], pos->masks[1]};
+    const int64_t *scores[2] = {pos->scores[0], pos->scores[1]};
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    Position *copy = malloc(sizeof *copy);
+    memcpy(copy, pos, sizeof *copy);
+    refresh_all(copy);
+    if (memcmp(copy->anchor, pos->anchor, sizeof pos->anchor) || memcmp(copy->masks, pos->masks, sizeof pos->masks) ||
+        memcmp(copy->scores, pos->scores, sizeof pos->scores)) {
+        abort();
+    }
+    free(copy);
+#endif
+    generate_prepared(pos->gen, pos->sq, pos->anchor, masks, scores);
+}
+
+static void prepare_gen(Position *pos, Sink *sink) {
+    Gen *G = pos->gen;
+    G->sink = sink;
+    memcpy(G->rack, pos->rack[pos->me], RACK_CODES);
+    G->bits = 0;
+    for (int code = 1; code < RACK_CODES; code++) {
+        if (G->rack[code]) {
+            G->bits |= (uint32_t)1 << code;
+        }
+    }
+}
+
+void pos_generate(Position *pos, Sink *sink) {
+    prepare_gen(pos, sink);
+    generate_here(pos);
+}
+
+/* Static order: the going-out placements first, then the others, each in rank order. */
+static int static_cmp(const void *a, const void *b) {
+    const Record *x = (const Record *)a, *y = (const Record *)b;
+    if (x->pad[1] != y->pad[1]) {
+        return x->pad[1] ? -1 : 1;
+    }
+    return rank_cmp(x, y);
+}
+
+/* Every placement for the side to move into P, in static order. 0, or -1 out of memory. */
+/* Whether the side to move can still play r, a move of an earlier list of its own, on a
+ * line that has not changed since (so its squares empty then are empty now). */
+static int playable(const Position *pos, const Record *r) {
+    uint8_t left[RACK_CODES];
+    memcpy(left, pos->rack[pos->me], RACK_CODES);
+    for (int k = 0; k < r->length; k++) {
+        if (!pos->sq[pos_square_of(pos, r, k)]) {
+            uint8_t code = r->codes[k];
+            int tile = (code & BLANK_BIT) ? 0 : code;
+            if (left[tile]-- == 0) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int unchanged(const Record *r, const uint32_t changed[2]) { return !((changed[r->down] >> r->line) & 1); }
+
+/* The moves of `ref`'s list (the same player's, with a rack holding the present one) that
+ * stay as they were: on a line no play since changed, and playable with the rack. */
+static void add_unchanged(Position *pos, Sink *sink, const Ply *ref, const uint32_t changed[2]) {
+    size_t need = sink->count + ref->count;
+    if (need > sink->cap) {
+        Record *items = need <= MAX_RECORDS ? realloc(sink->items, need * sizeof(Record)) : NULL;
+        if (items == NULL) {
+            sink->failed = 1;
+            return;
+        }
+        sink->items = items;
+        sink->cap = need;
+    }
+    for (size_t m = 0; m < ref->count; m++) {
+        const Record *r = &ref->moves[m];
+        if (unchanged(r, changed) && playable(pos, r)) {
+            sink->items[sink->count++] = *r;
+        }
+    }
+}
+
+/* The first of ref's moves from..to (a run in rank order) that stays as it was, or NULL. */
+static const Record *first_unchanged(const Position *pos, const Ply *ref, size_t from, size_t to,
+                                     const uint32_t changed[2]) {
+    for (size_t m = from; m < to; m++) {
+        const Record *r = &ref->moves[m];
+        if (unchanged(r, changed) && playable(pos, r)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Only the moves on the lines in changed[] (rows [0] for moves across, columns [1] for
+ * moves down): the generator walks only their anchors. A line's moves depend only on its
+ * own squares' tiles, anchors and cross-checks, so it finds the same moves there. */
+static void generate_lines(Position *pos, const uint32_t changed[2]) {
+    const LayoutObject *L = pos->layout;
+    int cols = L->cols, n = L->rows * cols;
+    uint8_t across[MAX_SQUARES], down[MAX_SQUARES];
+    for (int i = 0; i < n; i++) {
+        across[i] = pos->anchor[i] && ((changed[0] >> (i / cols)) & 1);
+        down[i] = pos->anchor[i] && ((changed[1] >> (i % cols)) & 1);
+    }
+    const uint8_t *anchors[2] = {across, down};
+    const uint32_t *masks[2] = {pos->masks[0], pos->masks[1]};
+    const int64_t *scores[2] = {pos->scores[0], pos->scores[1]};
+    generate_prepared_each(pos->gen, pos->sq, anchors, masks, scores);
+}
+
+/* The side to move's first placement in rank order into pos->best_sink (count 0: none),
+ * from ref's list when there is one (as pos_list_moves_since). */
+static void best_move(Position *pos, const Ply *ref, const uint32_t changed[2]) {
+    Sink *sink = &pos->best_sink;
+    sink->count = 0;
+    sink->total = 0;
+    prepare_gen(pos, sink);
+    if (ref == NULL) {
+        generate_here(pos);
+        return;
+    }
+    generate_lines(pos, changed);
+    /* ref's list is two runs in rank order: its going-out placements, then the others */
+    const Record *firsts[2] = {first_unchanged(pos, ref, 0, ref->outs, changed),
+                               first_unchanged(pos, ref, ref->outs, ref->count, changed)};
+    for (int k = 0; k < 2; k++) {
+        if (firsts[k] != NULL && (sink->count == 0 || rank_cmp(firsts[k], sink->items) < 0)) {
+            *sink->items = *firsts[k];
+            sink->count = 1;
+        }
+    }
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    Record found = *sink->items;
+    size_t count = sink->count;
+    sink->count = 0;
+    generate_here(pos);
+    if (count != sink->count || (count && rank_cmp(&found, sink->items) != 0)) {
+        abort();
+    }
+#endif
+}
+
+int pos_list_moves(Position *pos, Ply *P) { return pos_list_moves_since(pos, P, NULL, NULL); }
+
+int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, const uint32_t changed[2]) {
+    Sink sink = {0};
+    sink.items = P->moves;
+    sink.cap = P->cap;
+    prepare_gen(pos, &sink);
+    if (ref == NULL) {
+        generate_here(pos);
+    } else {
+        generate_lines(pos, changed);
+        if (!sink.failed) {
+            add_unchanged(pos, &sink, ref, changed);
+        }
+    }
+    P->moves = sink.items;
+    P->cap = sink.cap;
+    P->count = sink.count;
+    P->outs = 0;
+    if (sink.failed) {
+        P->count = 0;
+        return -1;
+    }
+    int held = pos->tiles[pos->me];
+    for (size_t m = 0; m < P->count; m++) {
+        Record *r = &P->moves[m];
+        int placed = 0;
+        for (int k = 0; k < r->length; k++) {
+            placed += pos->sq[pos_square_of(pos, r, k)] == 0;
+        }
+        r->pad[0] = (uint8_t)placed;
+        r->pad[1] = placed == held;
+        P->outs += placed == held;
+    }
+    if (P->count > 1) {
+        qsort(P->moves, P->count, sizeof(Record), static_cmp);
+    }
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    if (ref != NULL) { /* the same list as from the whole board */
+        Ply full = {0};
+        if (pos_list_moves(pos, &full) == 0) {
+            if (full.count != P->count || full.outs != P->outs ||
+                memcmp(full.moves, P->moves, P->count * sizeof(Record)) != 0) {
+                abort();
+            }
+        }
+        free(full.moves);
+    }
+#endif
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The greedy playout that values a position at the depth limit: both sides in turn play
+ * their first placement in rank order (the pass when there is none), with the same endings.
+ */
+int64_t pos_playout(Position *pos) { return pos_playout_since(pos, NULL, NULL); }
+
+int64_t pos_playout_since(Position *pos, const Ply *const refs[2], const uint32_t since[2][2]) {
+    const Ply *ref[2] = {refs ? refs[0] : NULL, refs ? refs[1] : NULL};
+    uint32_t changed[2][2] = {{0, 0}, {0, 0}};
+    if (since != NULL) {
+        memcpy(changed, since, sizeof changed);
+    }
+    uint8_t racks[2][RACK_CODES];
+    int tiles[2];
+    int64_t face[2];
+    uint64_t board_key = pos->board_key, rack_key[2][2];
+    memcpy(racks, pos->rack, sizeof racks);
+    memcpy(tiles, pos->tiles, sizeof tiles);
+    memcpy(face, pos->face, sizeof face);
+    memcpy(rack_key, pos->rack_key, sizeof rack_key);
+    int me = pos->me, s = pos->s;
+    size_t mark = pos->undo_count;
+    int placed[2 * MAX_RACK];
+    int nplaced = 0;
+    int64_t total = 0, sign = 1;
+    Ply scratch;
+    for (;;) {
+        best_move(pos, ref[pos->me], changed[pos->me]);
+        int64_t opponent_face = pos->face[pos->me ^ 1];
+        if (pos->best_sink.count == 0) {
+            if (pos->s + 1 >= pos->limit) {
+                total += sign * (pos->stuck_loss * (opponent_face - pos->face[pos->me]));
+                break;
+            }
+            pos->s++;
+        } else {
+            const Record *r = &pos->best_sink.items[0];
+            pos_play(pos, r, &scratch);
+            for (int k = 0; k < scratch.nplaced; k++) {
+                placed[nplaced++] = scratch.placed[k];
+            }
+            for (int p = 0; p < 2; p++) {
+                changed[p][0] |= scratch.lines[0];
+                changed[p][1] |= scratch.lines[1];
+            }
+            if (pos->tiles[pos->me] == 0) {
+                total += sign * (r->score + pos->out_bonus * opponent_face);
+                break;
+            }
+            int next = r->score ? 0 : pos->s + 1;
+            if (next >= pos->limit) {
+                total += sign * (r->score + pos->stuck_loss * (opponent_face - pos->face[pos->me]));
+                break;
+            }
+            total += sign * r->score;
+            pos->s = next;
+        }
+        pos->me ^= 1;
+        sign = -sign;
+    }
+    undo_to(pos, mark);
+    for (int k = 0; k < nplaced; k++) {
+        pos->sq[placed[k]] = 0;
+    }
+    memcpy(pos->rack, racks, sizeof racks);
+    memcpy(pos->tiles, tiles, sizeof tiles);
+    memcpy(pos->face, face, sizeof face);
+    memcpy(pos->rack_key, rack_key, sizeof rack_key);
+    pos->board_key = board_key;
+    pos->me = me;
+    pos->s = s;
+    return total;
+}
+
+/* The value of placement r when it ends the game (1), else 0 and the next scoreless count. */
+int pos_placement_ends(const Position *pos, const Ply *P, const Record *r, uint32_t index, int64_t *value, int *next) {
+    int64_t opponent_face = pos->face[pos->me ^ 1];
+    if (index < P->outs) {
+        *value = r->score + pos->out_bonus * opponent_face;
+        return 1;
+    }
+    *next = r->score ? 0 : pos->s + 1;
+    if (*next >= pos->limit) {
+        /* the face of the rack left: the rack's minus the tiles placed */
+        int64_t left = pos->face[pos->me];
+        for (int k = 0; k < r->length; k++) {
+            uint8_t code = r->codes[k];
+            if (!pos->sq[pos_square_of(pos, r, k)] && !(code & BLANK_BIT)) {
+                left -= pos->layout->values[code];
+            }
+        }
+        *value = r->score + pos->stuck_loss * (opponent_face - left);
+        return 1;
+    }
+    return 0;
+}
+
+
+void pos_init(Position *pos, Gen *G, const LayoutObject *layout, const uint8_t *squares, const uint8_t *rack0,
+              const uint8_t *rack1, uint32_t letters, int scoreless, int limit, int64_t out_bonus,
+              int64_t stuck_loss) {
+    memset(pos, 0, sizeof *pos);
+    pos->letters = letters & ALL_LETTERS;
+    pos->gen = G;
+    pos->layout = layout;
+    pos->best_sink.keep = 1;
+    pos->best_sink.items = &pos->best_item;
+    pos->best_sink.cap = 1;
+    memcpy(pos->sq, squares, (size_t)layout->rows * layout->cols);
+    memcpy(pos->rack[0], rack0, RACK_CODES);
+    memcpy(pos->rack[1], rack1, RACK_CODES);
+    for (int i = 0; i < layout->rows * layout->cols; i++) {
+        if (pos->sq[i]) {
+            pos->board_key ^= Z_SQUARE[i][pos->sq[i]];
+        }
+    }
+    refresh_all(pos);
+    for (int p = 0; p < 2; p++) {
+        for (int c = 0; c < RACK_CODES; c++) {
+            pos->tiles[p] += pos->rack[p][c];
+            pos->face[p] += (int64_t)pos->rack[p][c] * layout->values[c];
+            pos->rack_key[p][0] ^= Z_RACK[0][c][pos->rack[p][c]];
+            pos->rack_key[p][1] ^= Z_RACK[1][c][pos->rack[p][c]];
+        }
+    }
+    pos->s = scoreless;
+    pos->limit = limit;
+    pos->out_bonus = out_bonus;
+    pos->stuck_loss = stuck_loss;
+}
+
+uint32_t pos_rack_letters(const uint8_t *rack0, const uint8_t *rack1) {
+    if (rack0[0] || rack1[0]) {
+        return ALL_LETTERS;
+    }
+    uint32_t letters = 0;
+    for (int code = 1; code < RACK_CODES; code++) {
+        if (rack0[code] || rack1[code]) {
+            letters |= (uint32_t)1 << code;
+        }
+    }
+    return letters;
+}
