@@ -4,6 +4,7 @@ and the checks at the native entry point."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from array import array
 
@@ -71,6 +72,10 @@ def _positions(gaddag, count: int, seed: int):
     while made < count:
         name = ("scrabble", "wwf")[made % 2]
         rules = RULES[name]
+        if made % 5 == 2:  # other end factors: going out is worth more, or nothing
+            rules = dataclasses.replace(rules, out_gain=3, out_loss=2, stuck_loss=2)
+        elif made % 5 == 4:
+            rules = dataclasses.replace(rules, out_gain=0, out_loss=0, stuck_loss=0)
         boards = game_boards(gaddag, name, rng.randrange(3))
         squares = [0] * (rules.rows * rules.cols) if rng.random() < 0.05 else rng.choice(boards)
         board = Board(rules.rows, rules.cols, list(squares))
@@ -156,7 +161,7 @@ def test_the_native_loop_and_the_twin_give_the_same_outcomes(small_gaddag, monke
 
     monkeypatch.setattr(SplitMix64, "shuffle", counted)
     tables = [table(1, 600), table(2, 30_000)]
-    seen = {"ended": 0, "open": 0, "wwf": 0, "blank": 0, "sampled": 0}
+    seen = {"ended": 0, "open": 0, "wwf": 0, "blank": 0, "sampled": 0, "factors": 0, "factors_ended": 0}
     for n, (rules, board, rack, opponent, plies, scoreless) in enumerate(_positions(small_gaddag, 240, seed=22)):
         leaves = tables[n % 2]
         candidates = _candidates(board, rack, small_gaddag, rules, leaves)
@@ -191,6 +196,9 @@ def test_the_native_loop_and_the_twin_give_the_same_outcomes(small_gaddag, monke
         seen["wwf"] += rules.name == "wwf"
         seen["blank"] += rack[0] > 0 or them[0] > 0
         seen["sampled"] += opponent is not None
+        factors = (rules.out_gain, rules.out_loss) != (1, 1)
+        seen["factors"] += factors
+        seen["factors_ended"] += factors and any(o.ended for o in native)
     assert min(seen.values()) >= 10, seen
     assert len(shuffles) >= 20  # the twin reshuffled after exchanges (the native loop then had to as well)
 

@@ -144,7 +144,9 @@ static void best_move(Position *pos, int bag, const Game *game, Record *best) {
     G->opponent = bag ? 0 : face(pos->layout, pos->rack[1 - pos->me]);
     /* only the best move is wanted: moves that cannot beat it are not valued (see record) */
     G->capped = 1;
-    G->leave_cap = bag ? rack_leave_cap(G->leaves, rack, game->table_cap) : 2 * G->opponent * 1000;
+    /* with the bag empty a leave term is at most going out's: the rule's factor times the opponent's rack */
+    G->leave_cap = bag ? rack_leave_cap(G->leaves, rack, game->table_cap)
+                       : pos->layout->out_factor * G->opponent * 1000;
     pos_generate(pos, &sink);
     /* The exchanges and the pass score 0: none can beat a placement worth more than any leave
      * (the pass is always found when nothing else is). */
