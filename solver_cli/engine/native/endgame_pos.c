@@ -74,7 +74,6 @@ static void touch(Position *pos, int down, int i) {
 }
 
 static void log_cross(Position *pos, int down, int i) {
-    touch(pos, down, i);
     Undo *u = &pos->undo[pos->undo_count++];
     u->what = (uint8_t)down;
     u->index = (uint16_t)i;
@@ -174,7 +173,12 @@ static void recheck(Position *pos, int down, int i, int *done, int *ndone) {
     }
     done[(*ndone)++] = key;
     log_cross(pos, down, i);
+    uint32_t mask = pos->masks[down][i];
+    int64_t score = pos->scores[down][i];
     cross_check(pos, down, i, &pos->masks[down][i], &pos->scores[down][i]);
+    if (mask != pos->masks[down][i] || score != pos->scores[down][i]) {
+        touch(pos, down, i); /* (the racks' letters may fit there as before) */
+    }
 }
 
 /* After tiles were put on `placed`: the anchors and cross-checks they change, logged. The
@@ -189,6 +193,7 @@ static void refresh_around(Position *pos, const int *placed, int n) {
             /* moves across see the column's word through a square; moves down the row's */
             int step = down ? 1 : cols, along = down ? c : r, limit = down ? cols : rows;
             log_cross(pos, down, i);
+            touch(pos, down, i);
             pos->masks[down][i] = ALL_LETTERS;
             pos->scores[down][i] = -1;
             int p = along - 1, j = i - step;
