@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
 from solver_cli.cli.render import tenths
@@ -192,6 +193,7 @@ def test_terminal_output_matches_plain_output(runner):
     assert ANSI.sub("", coloured).splitlines()[1:] == plain.splitlines()[1:]  # the title: same words
 
 
+@python_engine_in_soak()  # how the table is drawn: the same for both engines
 def test_all_as_a_table_lists_every_move(runner):
     args = (str(BOARDS / "opening.txt"), "--rack", "AEIRST?", "--all", "--no-fold-blanks")
     moves = moves_json(runner, *args)["moves"]
@@ -226,6 +228,7 @@ def groups_of(moves):
     return [groups[k] for k in order]
 
 
+@python_engine_in_soak()  # how the table is drawn: the same for both engines
 @pytest.mark.parametrize("sort", ["rank", "score", "length", "tiles"])
 def test_blank_choices_fold_into_one_row(runner, sort):
     data = moves_json(runner, MIDGAME, "--rack", "AEIRST?", "--all", "--sort", sort)
@@ -372,6 +375,7 @@ def test_svg_keeps_the_old_file_whole_when_the_write_fails(runner, tmp_path, mon
 # --------------------------------------------------------------------------- pipes
 
 
+@python_engine_in_soak()  # how the table is drawn: the same for both engines
 @pytest.mark.parametrize(
     "args",
     [
@@ -401,6 +405,7 @@ def test_closed_pipe_is_a_quiet_exit_0(args, session_cache):
 # --------------------------------------------------------------------------- large tables
 
 
+@python_engine_in_soak()  # how the table is drawn: the same for both engines
 @pytest.mark.parametrize("fold", [[], ["--no-fold-blanks"]])
 @pytest.mark.parametrize("colour", [{}, {"FORCE_COLOR": "1", "TERM": "xterm-256color"}])
 def test_all_as_a_table_never_lays_out_its_moves_with_rich_table(runner, monkeypatch, fold, colour):

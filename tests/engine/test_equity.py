@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from positions import played_position, random_rack, scattered_position
+from soak import SOAKING
 
 import solver_cli
 from solver_cli.engine.alphabet import BLANK_BIT, CODE, parse_rack
@@ -250,8 +251,10 @@ def test_end_factors_beyond_a_rule_files_limits_are_refused(factors):
 
 
 @pytest.mark.skipif(not NATIVE_BUILT, reason="the native engine is not built")
+@pytest.mark.scaled
+@pytest.mark.parametrize("engine", ["native"], indirect=True)  # it compares both engines itself
 def test_both_engines_value_the_end_of_game_by_the_rule_files_factors(small_gaddag, table, ends_rules):
-    for i in range(40):
+    for i in range(40 if SOAKING else 12):
         board, rack, _, valuation = random_case(20_000 + 2 * i, small_gaddag, table)  # (even: Scrabble's board)
         valuation = valuation._replace(bag=0, exchange=0)
         python = check_equity(board, rack, small_gaddag, ends_rules, valuation, "python")

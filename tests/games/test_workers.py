@@ -336,6 +336,7 @@ def test_capped_jobs():
     assert workers.capped_jobs(1000, 10**6) == workers.max_jobs() == workers.WORKERS_PER_CPU * workers.cpu_count()
 
 
+@python_engine_in_soak()  # (the workers' lives do not depend on the engine)
 def test_selfplay_jobs_capped_at_the_cpus(word_file, one_cpu):
     runner = CliRunner()
     alone = runner.invoke(cli, ["selfplay", "--games", "6", "--seed", "2", "--lexicon", word_file, "--json"])
