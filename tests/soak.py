@@ -17,8 +17,8 @@ SOAKING = os.environ.get("SCRAB_SOAK") == "1"
 
 
 def examples(full: int) -> int:
-    """Hypothesis examples for a ``scaled`` test: ``full`` in the soak step, a third in a plain run."""
-    return full if SOAKING else full // 3
+    """Hypothesis examples for a ``scaled`` test: ``full`` in the soak step, a sixth in a plain run."""
+    return full if SOAKING else full // 6
 
 
 def first_then_soak(values: Iterable[object], default: int) -> list[object]:

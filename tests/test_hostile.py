@@ -46,7 +46,7 @@ from solver_cli.engine.rules import load_rules
 from solver_cli.engine.unseen import valuation_for
 from solver_cli.lexicon.build import build_gaddag
 
-pytestmark = pytest.mark.scaled  # its fuzz tests: a third of their cases, all in the soak step
+pytestmark = pytest.mark.scaled  # its fuzz tests: a sixth of their cases, all in the soak step
 
 # --------------------------------------------------------------------------- shared data
 

@@ -129,8 +129,8 @@ def peg(
 
     \b
     Examples:
-      scrab peg boards/peg.gcg --turn 25 --top 3 --time-limit 5
-      scrab peg boards/peg.gcg --turn 25 --top 1 --pessimistic --time-limit 5 --json
+      scrab peg boards/peg.gcg --turn 25 --top 3 --time-limit 2
+      scrab peg boards/peg.gcg --turn 25 --top 1 --pessimistic --time-limit 2 --json
     """
     try:
         position, rule_set, counts = read_game(ctx, board, rules, turn, rack)

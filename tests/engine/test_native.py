@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(not NATIVE_BUILT, reason="the native move genera
 RULES = [load_rules("scrabble"), load_rules("wwf"), load_rules("super")]
 CHUNKS = 24
 PER_CHUNK = 125  # 24 x 125 = 3,000 random positions
-DEFAULT_CHUNKS = 4  # in a plain `pytest` (500 positions, every kind); the other 20 are soak
+DEFAULT_CHUNKS = 3  # in a plain `pytest` (375 positions, every kind); the other 21 are soak
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from soak import python_engine_in_soak
 
 from solver_cli.engine import movegen, ranking
 from solver_cli.engine.alphabet import BLANK_BIT, parse_rack
@@ -240,6 +241,7 @@ def test_the_candidates_fold_key_is_the_tables(small_gaddag, name, rack_text, ra
     assert any(len(group) > 1 for group in by_move.values())
 
 
+@python_engine_in_soak()  # how moves fold into rows: the same whichever engine found them
 @pytest.mark.parametrize(("name", "rack_text", "rank"), POSITIONS)
 @pytest.mark.parametrize("sort", ["score", "length", "tiles", "by score"])
 @pytest.mark.parametrize("rows", [1, 2, 3, 7, 40])
