@@ -121,6 +121,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop ``pool`` now: tasks not started are cancelled, the workers ended (what they were
     doing is abandoned) and waited for, so none outlives the caller."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -130,6 +131,11 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():  # (it cannot ignore SIGTERM, but never wait for ever)
             process.kill()
             process.join(1)
+    # The pool's manager thread ends once it sees its workers gone. Waited for here, since
+    # at exit CPython's hook wakes it through a pipe the thread may be closing at that moment,
+    # and the race prints a traceback ("Bad file descriptor") after the partial results.
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(5)
 
 
 def _start_worker(

@@ -561,3 +561,19 @@ def test_the_dask_scheduler_dying_mid_round_is_one_line(word_file, tmp_path):
     assert stderr.endswith("); no round finished, so nothing was saved: run the same command again\n"), stderr
     assert len(stderr.splitlines()) == 1, stderr
     assert not out.exists()
+
+
+def test_a_stopped_pool_leaves_no_manager_thread_for_the_exit_hook():
+    """stop_pool waits for the pool's manager thread: left running, it races CPython's exit
+    hook on the pipe it closes, which printed a traceback after a SIGTERM's partial results."""
+    import time
+
+    from solver_cli.games.workers import start_pool, stop_pool
+
+    pool = start_pool(2, dict, ())
+    for _ in range(4):
+        pool.submit(time.sleep, 60)
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    stop_pool(pool)
+    assert not manager.is_alive()
