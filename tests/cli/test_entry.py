@@ -10,6 +10,7 @@ import sys
 from importlib.metadata import entry_points
 
 import pytest
+from soak import python_engine_in_soak
 
 REPORT = (
     "import atexit, gc, sys\n"
@@ -26,6 +27,7 @@ def run_entry(*args: str) -> tuple[subprocess.CompletedProcess[str], bool, int]:
     return proc, enabled == "True", int(frozen)
 
 
+@python_engine_in_soak()  # (how the entry point starts does not depend on the engine)
 @pytest.mark.parametrize(
     ("args", "stdout"),
     [

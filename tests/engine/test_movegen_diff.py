@@ -15,30 +15,37 @@ from positions import placement, played_position, rack_text, random_rack, refere
 from reference import reference_moves
 from soak import first_then_soak
 
-from solver_cli.engine.movegen import generate_moves
+from solver_cli.engine.movegen import NATIVE_BUILT, generate_moves
 from solver_cli.engine.rules import load_rules
+
+# Each position's reference (the slow part) is worked out once and both move generators are
+# held to it in the same test, rather than the whole test running once per engine.
+ENGINES = ("python", "native") if NATIVE_BUILT else ("python",)
+pytestmark = pytest.mark.parametrize("engine", [pytest.param(ENGINES[-1], id="both-engines")], indirect=True)
 
 RULES = {"scrabble": load_rules("scrabble"), "wwf": load_rules("wwf")}
 CHUNKS = 25
 PER_CHUNK = 44  # 25 x 44 = 1,100 random positions with the small lexicon
-DEFAULT_CHUNKS = 3  # in a plain `pytest`; the other 22 are soak (every kind of case is in each chunk)
+DEFAULT_CHUNKS = 5  # in a plain `pytest`; the other 20 are soak (every kind of case is in each chunk)
 
 
 def compare(board, rack, gaddag, words, rules):
-    ours = generate_moves(board, rack, gaddag, rules)
-    found = Counter(placement(board, down, line, start, codes) for _, down, line, start, codes in ours)
-    repeated = [p for p, n in found.items() if n > 1]
-    assert not repeated, f"moves reported twice: {sorted(map(sorted, repeated))[:3]}"
-    mine = {placement(board, d, li, st, co): score for score, d, li, st, co in ours}
+    """Every engine's moves against the reference's: the same placements, the same scores."""
     theirs = reference_moves(board.to_rows(), rack_text(rack), words, **reference_args(rules))
-    missing = set(theirs) - set(mine)
-    extra = set(mine) - set(theirs)
-    wrong = {p: (mine[p], theirs[p]) for p in set(mine) & set(theirs) if mine[p] != theirs[p]}
-    context = f"rack {rack_text(rack)} on\n" + board.to_text()
-    assert not missing, f"{len(missing)} legal moves not generated, e.g. {sorted(next(iter(missing)))}\n{context}"
-    assert not extra, f"{len(extra)} illegal moves generated, e.g. {sorted(next(iter(extra)))}\n{context}"
-    assert not wrong, f"{len(wrong)} scores differ (ours, reference), e.g. {next(iter(wrong.items()))}\n{context}"
-    return len(mine)
+    for engine in ENGINES:
+        ours = generate_moves(board, rack, gaddag, rules, engine=engine)
+        found = Counter(placement(board, down, line, start, codes) for _, down, line, start, codes in ours)
+        repeated = [p for p, n in found.items() if n > 1]
+        assert not repeated, f"{engine}: moves reported twice: {sorted(map(sorted, repeated))[:3]}"
+        mine = {placement(board, d, li, st, co): score for score, d, li, st, co in ours}
+        missing = set(theirs) - set(mine)
+        extra = set(mine) - set(theirs)
+        wrong = {p: (mine[p], theirs[p]) for p in set(mine) & set(theirs) if mine[p] != theirs[p]}
+        context = f"{engine} engine, rack {rack_text(rack)} on\n" + board.to_text()
+        assert not missing, f"{len(missing)} legal moves not generated, e.g. {sorted(next(iter(missing)))}\n{context}"
+        assert not extra, f"{len(extra)} illegal moves generated, e.g. {sorted(next(iter(extra)))}\n{context}"
+        assert not wrong, f"{len(wrong)} scores differ (ours, reference), e.g. {next(iter(wrong.items()))}\n{context}"
+    return len(theirs)
 
 
 @pytest.mark.parametrize("chunk", first_then_soak(range(CHUNKS), DEFAULT_CHUNKS))

@@ -31,6 +31,10 @@ STANDARD_PREMIUMS = [
     "T..d...T...d..T",  # 14
 ]
 
+# The reference against hand counts and a naive enumeration: no move generator runs here,
+# so once, not once per engine as the rest of tests/engine.
+pytestmark = pytest.mark.parametrize("engine", [pytest.param("python", id="reference")], indirect=True)
+
 VALUES = {
     "A": 1, "B": 3, "C": 3, "D": 2, "E": 1, "F": 4, "G": 2, "H": 4, "I": 1, "J": 8,
     "K": 5, "L": 1, "M": 3, "N": 1, "O": 1, "P": 3, "Q": 10, "R": 1, "S": 1, "T": 1,

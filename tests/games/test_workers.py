@@ -203,6 +203,7 @@ def test_sigterm_stops_training_with_the_command_to_go_on(word_file, tmp_path):
 
 
 @needs_proc
+@python_engine_in_soak()  # (the workers' lives do not depend on the engine)
 @pytest.mark.parametrize("kind", ["selfplay", "training"])
 def test_ctrl_c_while_workers_start(kind, word_file, tmp_path):
     """Ctrl-C at a terminal reaches the whole process group, here as the workers start up
