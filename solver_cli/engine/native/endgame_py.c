@@ -76,29 +76,6 @@ void visit_python(Search *S, double now, int force_progress) {
 /* ---------------------------------------------------------------------------------------
  * The entry point.
  */
-static int valid_square(uint8_t code) {
-    return code == 0 || (code >= 1 && code <= 26) || (code >= (BLANK_BIT | 1) && code <= (BLANK_BIT | 26));
-}
-
-/* An int argument within lo..hi, else ValueError naming it. */
-static int int_arg(PyObject *obj, const char *name, long long lo, long long hi, long long *out) {
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "endgame: %s must be an int, not %.100s", name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (overflow || v < lo || v > hi) {
-        PyErr_Format(PyExc_ValueError, "endgame: %s must be %lld..%lld", name, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* A rack of 27 counts, 1..MAX_RACK tiles. */
 static int rack_arg(const Py_buffer *view, const char *name) {
     if (view->len != RACK_CODES) {
@@ -151,13 +128,14 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     } else if (squares.len != (Py_ssize_t)layout->rows * layout->cols) {
         PyErr_SetString(PyExc_ValueError, "endgame: squares must be one byte a square of the layout's board");
     } else if (rack_arg(&mover, "mover") < 0 || rack_arg(&opponent, "opponent") < 0) {
-    } else if (int_arg(limit_obj, "scoreless_limit", 1, MAX_LIMIT, &limit) < 0 ||
-               int_arg(scoreless_obj, "scoreless", 0, limit - 1, &scoreless) < 0 ||
-               int_arg(gain_obj, "out_gain", 0, MAX_GAIN, &out_gain) < 0 ||
-               int_arg(loss_obj, "out_loss", 0, MAX_GAIN, &out_loss) < 0 ||
-               int_arg(stuck_obj, "stuck_loss", 0, MAX_GAIN, &stuck_loss) < 0 ||
-               int_arg(plies_obj, "plies", 0, MAX_PLIES, &plies) < 0 || int_arg(top_obj, "top", 1, MAX_TOP, &top) < 0 ||
-               int_arg(tt_obj, "tt_mb", 1, MAX_TT_MB, &tt_mb) < 0) {
+    } else if (int_arg("endgame", limit_obj, "scoreless_limit", 1, MAX_LIMIT, &limit) < 0 ||
+               int_arg("endgame", scoreless_obj, "scoreless", 0, limit - 1, &scoreless) < 0 ||
+               int_arg("endgame", gain_obj, "out_gain", 0, MAX_GAIN, &out_gain) < 0 ||
+               int_arg("endgame", loss_obj, "out_loss", 0, MAX_GAIN, &out_loss) < 0 ||
+               int_arg("endgame", stuck_obj, "stuck_loss", 0, MAX_GAIN, &stuck_loss) < 0 ||
+               int_arg("endgame", plies_obj, "plies", 0, MAX_PLIES, &plies) < 0 ||
+               int_arg("endgame", top_obj, "top", 1, MAX_TOP, &top) < 0 ||
+               int_arg("endgame", tt_obj, "tt_mb", 1, MAX_TT_MB, &tt_mb) < 0) {
     } else if (!(seconds >= 0 && seconds <= MAX_SECONDS)) { /* NaN too */
         PyErr_Format(PyExc_ValueError, "endgame: seconds must be 0..%d", (int)MAX_SECONDS);
     } else if (progress != Py_None && !PyCallable_Check(progress)) {

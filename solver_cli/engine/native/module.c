@@ -1,6 +1,30 @@
 /* The module: its functions, types and constants. */
 #include "scrab.h"
 
+/* A square's code: empty, a tile (1-26) or a blank standing for one. */
+int valid_square(uint8_t code) {
+    return code == 0 || (code >= 1 && code <= 26) || (code >= (BLANK_BIT | 1) && code <= (BLANK_BIT | 26));
+}
+
+/* An int argument of entry point `who` within lo..hi, else TypeError or ValueError naming it. */
+int int_arg(const char *who, PyObject *obj, const char *name, long long lo, long long hi, long long *out) {
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not %.100s", who, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be %lld..%lld", who, name, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 static PyMethodDef methods[] = {
     {"generate", (PyCFunction)(void (*)(void))generate, METH_VARARGS | METH_KEYWORDS, generate_doc},
     {"endgame", (PyCFunction)(void (*)(void))endgame, METH_VARARGS | METH_KEYWORDS, endgame_doc},

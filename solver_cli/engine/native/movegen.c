@@ -547,10 +547,6 @@ void other_moves(Gen *G, int most, int passes) {
  * The module's functions.
  */
 
-static int valid_square(uint8_t code) {
-    return code == 0 || (code >= 1 && code <= 26) || (code >= (BLANK_BIT | 1) && code <= (BLANK_BIT | 26));
-}
-
 const char generate_doc[] = PyDoc_STR(
 
              "generate(lexicon, layout, squares, rack, keep=0, sort=False, leaves=None, bag=1, opponent=0,\n"

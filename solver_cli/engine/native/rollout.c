@@ -235,28 +235,6 @@ static Outcome play_out(Position *pos, const Record *candidate, uint8_t *bag, in
 /* ---------------------------------------------------------------------------------------
  * The entry point.
  */
-static int valid_square(uint8_t code) {
-    return code == 0 || (code >= 1 && code <= 26) || (code >= (BLANK_BIT | 1) && code <= (BLANK_BIT | 26));
-}
-
-static int int_arg(PyObject *obj, const char *name, long long lo, long long hi, long long *out) {
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "rollout: %s must be an int, not %.100s", name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (overflow || v < lo || v > hi) {
-        PyErr_Format(PyExc_ValueError, "rollout: %s must be %lld..%lld", name, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* 27 counts, at most MAX_RACK tiles, copied to `out` (which is what is checked). */
 static int rack_arg(const Py_buffer *view, const char *name, uint8_t *out) {
     if (view->len != RACK_CODES) {
@@ -415,14 +393,14 @@ PyObject *rollout(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "rollout: seed must be 0..2**64-1");
         goto done;
     }
-    if (int_arg(plies_obj, "plies", 0, MAX_PLIES, &plies) < 0 ||
-        int_arg(limit_obj, "scoreless_limit", 1, MAX_LIMIT, &limit) < 0 ||
-        int_arg(scoreless_obj, "scoreless", 0, limit - 1, &scoreless) < 0 ||
-        int_arg(min_bag_obj, "exchange_min_bag", 1, MAX_BAG, &min_bag) < 0 ||
-        int_arg(ex_max_obj, "exchange_max", 0, layout->rack_size, &ex_max) < 0 ||
-        int_arg(gain_obj, "out_gain", 0, MAX_FACTOR, &out_gain) < 0 ||
-        int_arg(loss_obj, "out_loss", 0, MAX_FACTOR, &out_loss) < 0 ||
-        int_arg(stuck_obj, "stuck_loss", 0, MAX_FACTOR, &stuck_loss) < 0) {
+    if (int_arg("rollout", plies_obj, "plies", 0, MAX_PLIES, &plies) < 0 ||
+        int_arg("rollout", limit_obj, "scoreless_limit", 1, MAX_LIMIT, &limit) < 0 ||
+        int_arg("rollout", scoreless_obj, "scoreless", 0, limit - 1, &scoreless) < 0 ||
+        int_arg("rollout", min_bag_obj, "exchange_min_bag", 1, MAX_BAG, &min_bag) < 0 ||
+        int_arg("rollout", ex_max_obj, "exchange_max", 0, layout->rack_size, &ex_max) < 0 ||
+        int_arg("rollout", gain_obj, "out_gain", 0, MAX_FACTOR, &out_gain) < 0 ||
+        int_arg("rollout", loss_obj, "out_loss", 0, MAX_FACTOR, &out_loss) < 0 ||
+        int_arg("rollout", stuck_obj, "stuck_loss", 0, MAX_FACTOR, &stuck_loss) < 0) {
         goto done;
     }
     if (candidates.len % (Py_ssize_t)sizeof(Record) != 0 ||
@@ -461,7 +439,8 @@ PyObject *rollout(PyObject *module, PyObject *args) {
     }
     for (Py_ssize_t k = 0; k < live_count; k++) {
         long long index;
-        if (int_arg(PySequence_Fast_GET_ITEM(live, k), "a live index", 0, (long long)ncand - 1, &index) < 0) {
+        PyObject *item = PySequence_Fast_GET_ITEM(live, k);
+        if (int_arg("rollout", item, "a live index", 0, (long long)ncand - 1, &index) < 0) {
             goto done;
         }
         chosen[k] = (size_t)index;

@@ -209,6 +209,11 @@ SCRAB_INTERNAL void other_moves(Gen *G, int most, int passes);
 SCRAB_INTERNAL PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char generate_doc[];
 
+/* module.c: the argument checks the entry points share */
+SCRAB_INTERNAL int valid_square(uint8_t code);
+SCRAB_INTERNAL int int_arg(const char *who, PyObject *obj, const char *name, long long lo, long long hi,
+                           long long *out);
+
 /* endgame_py.c */
 SCRAB_INTERNAL PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char endgame_doc[];
