@@ -96,71 +96,11 @@ static void set_anchor(Position *pos, int i, uint8_t value) {
 /* For moves running `down` (else across): the letters of pos->letters the perpendicular word
  * allows on empty square i, and that word's face value without the new tile (-1: no
  * perpendicular neighbour, every letter allowed; an occupied square: every letter, -1).
- * movegen.c's cross_check_at, but trying only the letters the racks hold: the generator
+ * movegen.c's, trying only the letters the racks hold: the generator
  * intersects every cross-check with the rack (all letters with a blank), so the others
  * never matter, and most of the cost is the walk of each letter's tail. */
 static void cross_check(const Position *pos, int down, int i, uint32_t *mask_out, int64_t *score_out) {
-    const LayoutObject *L = pos->layout;
-    const uint8_t *sq = pos->sq;
-    const uint32_t *g = pos->gen->g;
-    int rows = L->rows, cols = L->cols;
-    int step = down ? 1 : cols, limit = down ? cols : rows;
-    *mask_out = ALL_LETTERS;
-    *score_out = -1;
-    if (sq[i]) {
-        return;
-    }
-    int along = down ? i % cols : i / cols;
-    int has_before = along > 0 && sq[i - step];
-    int has_after = along + 1 < limit && sq[i + step];
-    if (!has_before && !has_after) {
-        return;
-    }
-    uint8_t before[MAX_SIDE], after[MAX_SIDE]; /* letters, nearest first */
-    int nb = 0, na = 0;
-    int64_t sum = 0;
-    for (int p = along - 1, j = i - step; p >= 0 && sq[j]; p--, j -= step) {
-        before[nb++] = sq[j] & LETTER_MASK;
-        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
-    }
-    for (int p = along + 1, j = i + step; p < limit && sq[j]; p++, j += step) {
-        after[na++] = sq[j] & LETTER_MASK;
-        sum += (sq[j] & BLANK_BIT) ? 0 : L->values[sq[j]];
-    }
-    *score_out = sum;
-    /* The word is rev(before) + L + after: forwards in the DAWG, or backwards in the GADDAG
-     * (which accepts a reversed word with no separator), the longer side first. */
-    uint32_t state = na <= nb ? pos->gen->dawg_root : pos->gen->root;
-    const uint8_t *head = na <= nb ? before : after, *tail = na <= nb ? after : before;
-    int nhead = na <= nb ? nb : na, ntail = na <= nb ? na : nb;
-    for (int k = nhead - 1; k >= 0; k--) {
-        uint32_t m = g[state];
-        if (!(m & ((uint32_t)1 << head[k]))) {
-            *mask_out = 0;
-            return;
-        }
-        state = CHILD(g, state, m, head[k]);
-    }
-    uint32_t allowed = 0;
-    uint32_t mask = g[state];
-    uint32_t letters = mask & pos->letters;
-    while (letters) {
-        int code = highest_bit(letters);
-        letters ^= (uint32_t)1 << code;
-        uint32_t end = CHILD(g, state, mask, code);
-        int k = 0;
-        for (; k < ntail; k++) {
-            uint32_t m = g[end];
-            if (!(m & ((uint32_t)1 << tail[k]))) {
-                break;
-            }
-            end = CHILD(g, end, m, tail[k]);
-        }
-        if (k == ntail && (g[end] & FINAL_BIT)) {
-            allowed |= (uint32_t)1 << code;
-        }
-    }
-    *mask_out = allowed;
+    cross_check_square(pos->gen, pos->sq, down, i, pos->letters, mask_out, score_out);
 }
 
 /* The cross-check of (down, i) again, logged, unless this play already did it. */

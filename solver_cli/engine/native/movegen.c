@@ -275,7 +275,8 @@ static void gen_left(Gen *G, int pos, uint32_t state, int64_t main, int64_t mult
  * square i and that word's face value without the new tile (-1: no perpendicular neighbour,
  * every letter allowed, no cross-word scored; an occupied square: every letter, -1). */
 static void cross_check_at(const LayoutObject *L, const uint8_t *sq, const uint32_t *g, uint32_t root,
-                           uint32_t dawg_root, int down, int i, uint32_t *mask_out, int64_t *score_out) {
+                           uint32_t dawg_root, int down, int i, uint32_t letters_tried, uint32_t *mask_out,
+                           int64_t *score_out) {
     int rows = L->rows, cols = L->cols;
     int step = down ? 1 : cols, limit = down ? cols : rows;
     *mask_out = ALL_LETTERS;
@@ -335,7 +336,7 @@ static void cross_check_at(const LayoutObject *L, const uint8_t *sq, const uint3
     uint32_t allowed = 0;
     if (ok) {
         uint32_t mask = g[state];
-        uint32_t letters = mask & ALL_LETTERS;
+        uint32_t letters = mask & letters_tried;
         while (letters) {
             int code = highest_bit(letters);
             letters ^= (uint32_t)1 << code;
@@ -361,12 +362,13 @@ static void cross_checks(const LayoutObject *L, const uint8_t *sq, const uint32_
                          int down, uint32_t *masks, int64_t *scores) {
     int n = L->rows * L->cols;
     for (int i = 0; i < n; i++) {
-        cross_check_at(L, sq, g, root, dawg_root, down, i, &masks[i], &scores[i]);
+        cross_check_at(L, sq, g, root, dawg_root, down, i, ALL_LETTERS, &masks[i], &scores[i]);
     }
 }
 
-void cross_check_square(const Gen *G, const uint8_t *sq, int down, int i, uint32_t *mask, int64_t *score) {
-    cross_check_at(G->layout, sq, G->g, G->root, G->dawg_root, down, i, mask, score);
+void cross_check_square(const Gen *G, const uint8_t *sq, int down, int i, uint32_t letters, uint32_t *mask,
+                        int64_t *score) {
+    cross_check_at(G->layout, sq, G->g, G->root, G->dawg_root, down, i, letters, mask, score);
 }
 
 static void generate_direction(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks,

@@ -198,9 +198,10 @@ typedef struct {
     uint32_t bits; /* letters 1..26 the rack holds */
 } Gen;
 SCRAB_INTERNAL void generate_all(Gen *G, const uint8_t *sq);
-/* for the endgame, which keeps the anchors and cross-checks up to date as it plays */
-SCRAB_INTERNAL void cross_check_square(const Gen *G, const uint8_t *sq, int down, int i, uint32_t *mask,
-                                       int64_t *score);
+/* for the endgame, which keeps the anchors and cross-checks up to date as it plays: one
+ * square's cross-check, trying only `letters` (the others come out not allowed) */
+SCRAB_INTERNAL void cross_check_square(const Gen *G, const uint8_t *sq, int down, int i, uint32_t letters,
+                                       uint32_t *mask, int64_t *score);
 SCRAB_INTERNAL void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *const masks[2],
                                       const int64_t *const scores[2]);
 SCRAB_INTERNAL void generate_prepared_each(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2],
