@@ -396,8 +396,11 @@ def live_table(enabled: bool, describe: Describe) -> Iterator[Callable[[SimResul
         if now - shown >= 1 / REFRESHES_PER_SECOND:  # (a table a refresh, not one an iteration)
             shown = now
             live.update(standings_table(result, describe, f"Simulating: {result.iterations:,} iterations"))
+            # Started at the first results, after the workers: its refresh thread would make
+            # them spawned instead of forked (games.workers.start_method).
+            if not live.is_started:
+                live.start()
 
-    live.start()
     try:
         yield show
     finally:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from processes import wait_until, workers_of
 from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
@@ -144,31 +145,6 @@ def test_ctrl_c_prints_the_standings_so_far(runner, monkeypatch, as_json):
         assert result.stdout.splitlines()[-1] == "4 iterations: stopped."
 
 
-def _workers_of(pid: int) -> list[int]:
-    """The multiprocessing workers ``pid`` started (its children running spawn_main)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                command = (entry / "cmdline").read_bytes()
-            except (OSError, IndexError, ValueError):
-                continue
-            if parent == pid and b"spawn_main" in command:
-                found.append(int(entry.name))
-    return found
-
-
-def _wait_until(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {seconds} s: {what}")
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker processes in /proc")
 def test_sigterm_stops_a_run_on_workers_with_the_standings_so_far(full_lexicon):
     args = ["sim", "boards/midgame.txt", "--rack", "RETAINS", "-k", "3", "--iterations", "1000000"]
@@ -179,7 +155,7 @@ def test_sigterm_stops_a_run_on_workers_with_the_standings_so_far(full_lexicon):
         start_new_session=True,
     )
     try:
-        pids = _wait_until(lambda: len(_workers_of(proc.pid)) == 2 and _workers_of(proc.pid), 60, "two workers")
+        pids = wait_until(lambda: len(workers_of(proc.pid)) == 2 and workers_of(proc.pid), 60, "two workers")
         time.sleep(1)  # (some iterations done, most likely)
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -189,7 +165,7 @@ def test_sigterm_stops_a_run_on_workers_with_the_standings_so_far(full_lexicon):
     assert data["stopped"] == "interrupted" and data["jobs"] == 2
     assert err.decode() == f"Stopped: after {data['iterations']:,} iterations; the standings cover them\n"
     assert all(s["iterations"] == data["iterations"] for s in data["standings"])
-    _wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids), 5, "workers gone")
+    wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids), 5, "workers gone")
 
 
 @pytest.mark.parametrize("as_json", [False, True])

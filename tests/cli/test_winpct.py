@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from processes import workers_of
 from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
@@ -247,22 +248,6 @@ def test_ctrl_c_before_a_batch_finished_saves_nothing(tmp_path, word_file, monke
     assert result.exit_code == 130 and result.stdout == ""
     assert result.stderr.splitlines()[-1] == "Stopped: training interrupted before a batch finished; nothing saved"
     assert not out.exists()
-
-
-def workers_of(pid: int) -> list[int]:
-    """The multiprocessing workers ``pid`` started (as tests/games/test_workers.py finds them)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            command = (entry / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == pid and b"spawn_main" in command:
-            found.append(int(entry.name))
-    return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker processes in /proc")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from processes import alive, wait_until, workers_of
 from soak import python_engine_in_soak
 
 from solver_cli.cli import cli
@@ -41,41 +42,6 @@ def word_file(tmp_path_factory, small_words) -> str:
 
 
 # --- processes ---------------------------------------------------------------------------------
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def workers_of(pid: int) -> list[int]:
-    """The multiprocessing workers ``pid`` started (its children running spawn_main)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            command = (entry / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == pid and b"spawn_main" in command:
-            found.append(int(entry.name))
-    return found
-
-
-def wait_until(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {seconds} s: {what}")
 
 
 def start(*args: str) -> subprocess.Popen[bytes]:
@@ -578,3 +544,43 @@ def test_a_stopped_pool_leaves_no_manager_thread_for_the_exit_hook():
     assert manager is not None and manager.is_alive()
     stop_pool(pool)
     assert not manager.is_alive()
+
+
+def test_workers_are_forked_on_linux_while_no_other_thread_runs():
+    """Forked, a worker shares the GADDAG and starts at once; with another thread running (a
+    Rich display's) a fork could copy a lock held, so the workers are spawned."""
+    code = textwrap.dedent(
+        """
+        import threading
+        from solver_cli.games import workers
+        alone = workers.start_method()
+        stop = threading.Event()
+        threading.Thread(target=stop.wait).start()
+        print(alone, workers.start_method())
+        stop.set()
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == (["fork", "spawn"] if sys.platform.startswith("linux") else ["spawn", "spawn"])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_child_forked_while_stop_signals_are_held_still_dies_of_sigterm():
+    """While workers start, the parent only notes a SIGTERM; a forked worker inherits that
+    handler until it sets its own, and must die of one meanwhile, not note it."""
+    code = textwrap.dedent(
+        """
+        import os, signal, time
+        from solver_cli.games.workers import _stop_signals_held
+        with _stop_signals_held():
+            child = os.fork()
+            if child == 0:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(10)
+                os._exit(0)
+            _, status = os.waitpid(child, 0)
+        print(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["True"], result.stderr

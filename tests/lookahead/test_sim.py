@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import sys
 
 import pytest
 
@@ -80,10 +81,15 @@ def test_same_seed_same_standings(engine, midgame, leaves):
     assert figures(other) != figures(first)
 
 
-def test_the_standings_do_not_depend_on_jobs(engine, midgame, leaves):
-    """Two worker processes, iterations split between them and merged in order, with the
-    stopping rule checked on the way (every 4 iterations here, so that the two worst of the
-    candidates, the last by equity, are dropped during the run): the same standings."""
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_the_standings_do_not_depend_on_jobs(engine, midgame, leaves, start, monkeypatch):
+    """Two worker processes, forked or spawned, iterations split between them and merged in
+    order, with the stopping rule checked on the way (every 4 iterations here, so that the
+    two worst of the candidates, the last by equity, are dropped during the run): the same
+    standings."""
+    if start == "fork" and not sys.platform.startswith("linux"):
+        pytest.skip("workers are forked on Linux only")
+    monkeypatch.setattr(workers, "start_method", lambda: start)
     rules, board, gaddag = midgame
     rack = counts("AEINRST")
     every = ranked_moves(board, rack, gaddag, rules, valuation=valuation_for(board, rack, rules, leaves))[1]
