@@ -23,6 +23,7 @@ from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.movegen import PASS, PLACE, Candidate, RawMove, rank_key
 from solver_cli.engine.rules import MAX_RACK_SIZE, Rules
 from solver_cli.errors import InputError
+from solver_cli.lookahead.wordprune import pruned_gaddag
 
 if TYPE_CHECKING:
     from solver_cli.engine import _movegen_c
@@ -109,14 +110,20 @@ def solve_endgame(
     tt_mb: int = DEFAULT_TT_MB,
     progress: Progress | None = None,
     engine: str | None = None,
+    prune: bool = True,
 ) -> EndgameResult:
     """Solve the endgame where ``mover`` (27 counts) is to move against ``opponent``'s rack,
-    the bag empty, after ``scoreless`` scoreless turns in a row.
+    the bag empty, after ``scoreless`` scoreless turns in a row. The search runs on the
+    GADDAG of the words the two racks could form on the board (``wordprune``; same moves,
+    less time a node) unless ``prune`` is False, for a ``gaddag`` pruned already.
 
     Raises ``InputError`` (one line naming the bad value) for arguments out of range, and
     ``EndgameStopped`` (holding the best found so far) on Ctrl-C."""
     _check_arguments(board, mover, opponent, rules, scoreless, top, plies, time_limit, tt_mb)
     chosen = _check_engine(engine)
+    if prune:
+        tiles = [a + b for a, b in zip(mover, opponent, strict=True)]
+        gaddag = pruned_gaddag(board, tiles, gaddag)
     if chosen == "native" and _movegen_c is not None and hasattr(_movegen_c, "endgame"):
         return _search_native(board, mover, opponent, gaddag, rules, scoreless, top, plies, time_limit, tt_mb, progress)
     # Until the native search is built (native/endgame.c), the native choice runs the twin

@@ -53,6 +53,7 @@ from solver_cli.engine.unseen import unseen_tiles
 from solver_cli.errors import InputError
 from solver_cli.lookahead import endgame
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, INTERRUPTED, TIME
+from solver_cli.lookahead.wordprune import pruned_gaddag
 
 BEST_REPLY, PESSIMISTIC = "best reply", "pessimistic"
 MODELS = (BEST_REPLY, PESSIMISTIC)
@@ -145,6 +146,9 @@ def solve_pre_endgame(
     started = time.perf_counter()
     bag = _check(board, rack, rules, spread, scoreless, top, max_bag, model, time_limit)
     unseen = list(unseen_tiles(board, rack, rules).counts)
+    # Every tile played from here on is the rack's or an unseen one: one small GADDAG serves
+    # every candidate, reply and endgame below (wordprune).
+    gaddag = pruned_gaddag(board, [a + b for a, b in zip(rack, unseen, strict=True)], gaddag)
     search = _Search(board, gaddag, rules, leaves, top, model, tt_mb, engine, time_limit, started)
     candidates = search.candidates(board, rack, bag)
     opponent_size = sum(unseen) - bag
@@ -378,6 +382,7 @@ class _Search:
                 time_limit=remaining,
                 tt_mb=self.tt_mb,
                 engine=self.engine,
+                prune=False,  # (the gaddag is pruned for every tile in play already)
             )
             if found.stopped == TIME:
                 raise _OutOfTime

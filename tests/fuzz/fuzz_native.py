@@ -358,6 +358,39 @@ def fuzz_movegen(data: bytes) -> None:
         assert len(python) == total and moves == (ranked[:keep] if keep else ranked)
 
 
+@target(_movegen_seeds)
+def fuzz_wordprune(data: bytes) -> None:
+    """The endgame's word pruning (native/wordprune.c) on fuzzed boards and tiles: refuses a
+    bad square, else finds exactly the words of its Python twin, each the lexicon's."""
+    from solver_cli.engine import _movegen_c
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.gaddag import Gaddag
+    from solver_cli.lookahead import wordprune
+
+    src = Source(data)
+    words = _word_list(src)
+    real = _python_gaddag(tuple(words))
+    lexicon = _movegen_c.Lexicon(real.nodes, real.root, real.dawg_root)
+    rules, _ = _rules(src)
+    if not (1 <= rules.rows <= MAX_SIDE and 1 <= rules.cols <= MAX_SIDE):
+        return
+    squares, board_ok = _board(src, rules, words)
+    tiles = [min(n, 255) for n in _rack(src)]
+    try:
+        found = _movegen_c.possible_words(lexicon, bytes(squares), rules.rows, rules.cols, bytes(tiles))
+    except ValueError:
+        assert not board_ok, squares
+        return
+    assert board_ok and found is not None
+    native = sorted(set(found.decode("ascii").split()))
+    assert set(native) <= set(words)
+    if sum(tiles) > 9 or tiles[0] > 2:
+        return  # the Python twin is too slow for this many tiles
+    gaddag = Gaddag(real.nodes, real.root, real.dawg_root, 0, 0)
+    board = Board(rules.rows, rules.cols, list(squares))
+    assert wordprune.possible_words(board, tiles, gaddag, "python") == native
+
+
 # ------------------------------------------------------------------------------ build
 
 

@@ -29,6 +29,7 @@ static PyMethodDef methods[] = {
     {"generate", (PyCFunction)(void (*)(void))generate, METH_VARARGS | METH_KEYWORDS, generate_doc},
     {"endgame", (PyCFunction)(void (*)(void))endgame, METH_VARARGS | METH_KEYWORDS, endgame_doc},
     {"rollout", rollout, METH_VARARGS, rollout_doc},
+    {"possible_words", possible_words, METH_VARARGS, possible_words_doc},
     {"leave_index", py_leave_index, METH_O, leave_index_doc},
     {"leave_sums", leave_sums, METH_VARARGS, leave_sums_doc},
     {"leave_table", leave_table, METH_VARARGS, leave_table_doc},

@@ -10,6 +10,8 @@
  *              position, search and entry point, sharing endgame.h
  *   rollout.c  the simulation's play-outs: best replies played without Python (rollout()),
  *              on endgame.h's position
+ *   wordprune.c the words the endgame's tiles could form on a board (possible_words()), for
+ *              the small GADDAG its search runs on
  *   module.c   the module: its functions, types and constants
  *
  * Every entry point checks what it is given before any of this runs (see each file).
@@ -79,6 +81,19 @@ static inline int highest_bit(uint32_t v) { /* v != 0 */
 #else
     int b = 0;
     while (v >>= 1) {
+        b++;
+    }
+    return b;
+#endif
+}
+
+static inline int lowest_bit(uint32_t v) { /* v != 0 */
+#if defined(__GNUC__)
+    return __builtin_ctz(v);
+#else
+    int b = 0;
+    while (!(v & 1u)) {
+        v >>= 1;
         b++;
     }
     return b;
@@ -222,5 +237,9 @@ SCRAB_INTERNAL extern const char endgame_doc[];
 /* rollout.c */
 SCRAB_INTERNAL PyObject *rollout(PyObject *module, PyObject *args);
 SCRAB_INTERNAL extern const char rollout_doc[];
+
+/* wordprune.c */
+SCRAB_INTERNAL PyObject *possible_words(PyObject *module, PyObject *args);
+SCRAB_INTERNAL extern const char possible_words_doc[];
 
 #endif /* SCRAB_NATIVE_H */
