@@ -67,6 +67,45 @@ static int list_moves(Search *S, int ply) {
     return 0;
 }
 
+/* Inside the tree, the placements that do not go out are tried by their score plus
+ * ORDER_TILE_POINTS for each tile they place, high first (ties in static order): emptying
+ * the rack is what an endgame is about (the tiles kept count against their holder at the
+ * end, and fewer tiles go out sooner). On the first 20 bench endgames this cut the nodes
+ * of the proven ones by up to half against score alone (405,669 to 211,029 on the fourth)
+ * and the median time from 4.7 s to 3.0 s; 8 did better than 1, 3, 5 or 12 points a tile.
+ * Values do not depend on the order, only the time does (the Python twin orders by score). */
+#define ORDER_TILE_POINTS 8
+
+static int tried_cmp(const void *a, const void *b) {
+    const struct Tried *x = a, *y = b;
+    if (x->key != y->key) {
+        return x->key > y->key ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* P's placements outs..n-1 into P->order in the order to try them: their count, or -1
+ * out of memory. */
+static long order_moves(Ply *P, uint32_t n) {
+    if (n > P->order_cap) {
+        size_t cap = (size_t)n * 2;
+        struct Tried *grown = realloc(P->order, cap * sizeof *grown);
+        if (grown == NULL) {
+            return -1;
+        }
+        P->order = grown;
+        P->order_cap = cap;
+    }
+    long count = 0;
+    for (uint32_t i = P->outs; i < n; i++) {
+        const Record *r = &P->moves[i];
+        P->order[count].key = r->score + ORDER_TILE_POINTS * (int64_t)r->pad[0];
+        P->order[count++].index = i;
+    }
+    qsort(P->order, (size_t)count, sizeof *P->order, tried_cmp);
+    return count;
+}
+
 static int64_t clamp(int64_t v) { return v > INF ? INF : v < -INF ? -INF : v; }
 
 /* Nonzero when the search must stop. */
@@ -218,7 +257,7 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
     uint32_t best_move = NO_MOVE;
     int reached = 0;
     /* Order: the best going-out placement (the others score less and end the game alike),
-     * the table's move, then the other placements by score, then the pass. */
+     * the table's move, then the other placements (order_moves), then the pass. */
     uint32_t first = P->outs ? 0 : NO_MOVE;
     for (int stage = 0; stage < 3; stage++) {
         uint32_t from, to;
@@ -233,9 +272,16 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
             }
             from = table_move, to = table_move + 1;
         } else {
-            from = P->outs, to = n + 1;
+            long ordered = order_moves(P, n);
+            if (ordered < 0) {
+                S->fail_memory = 1;
+                S->stop = STOP_ERROR;
+                return 0;
+            }
+            from = 0, to = (uint32_t)ordered + 1;
         }
-        for (uint32_t i = from; i < to; i++) {
+        for (uint32_t k = from; k < to; k++) {
+            uint32_t i = stage < 2 ? k : k < to - 1 ? P->order[k].index : n; /* the pass last */
             if (stage == 2 && i == table_move) {
                 continue;
             }

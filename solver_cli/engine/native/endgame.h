@@ -65,6 +65,12 @@ typedef struct {
     Record best_item;
 } Position;
 
+/* A placement to try, by its ordering key (see order_moves in endgame.c). */
+struct Tried {
+    int64_t key;
+    uint32_t index;
+};
+
 /* A ply: the moves of the position it was listed at, and what the move played from it put
  * on the board (for pos_unplay). One per depth, reused from node to node. */
 typedef struct {
@@ -77,6 +83,9 @@ typedef struct {
     /* the lines whose moves that move may have changed, a bit per line: rows (the moves
      * across) [0] and columns (the moves down) [1]; the caller zeroes them for a pass */
     uint32_t lines[2];
+    /* the order the search tries the placements that do not go out in (see order_moves) */
+    struct Tried *order;
+    size_t order_cap;
 } Ply;
 
 SCRAB_INTERNAL void endgame_init_zobrist(void);

@@ -233,6 +233,7 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     free(R.order);
     for (int p = 0; p < MAX_DEPTH + 2; p++) {
         free(S->ply[p].moves);
+        free(S->ply[p].order);
     }
     free(S->ply);
     free(S->table);
