@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 else:
     _movegen_c = movegen._movegen_c  # None where the native engine is not built
 
+ORDER_TILE_POINTS = 8  # the move ordering's points a tile placed (ORDER_TILE_POINTS in endgame.c)
+
 # Why a search ended before its value was proven (None: proven).
 PLIES, TIME, INTERRUPTED = "plies", "time", "interrupted"
 DEFAULT_TT_MB = 256  # the transposition table's default size (fits 1 GB with room to spare)
@@ -428,7 +430,9 @@ class _Twin:
         if best > alpha:
             alpha = best
         if alpha < beta:
-            others.sort(key=lambda m: -m[0][0])  # high scores first: early cut-offs
+            # Early cut-offs: high first by score plus ORDER_TILE_POINTS a tile placed (as the
+            # native search, endgame.c's order_moves: emptying the rack is what counts).
+            others.sort(key=lambda m: -(m[0][0] + ORDER_TILE_POINTS * len(m[1])))
             if table_move is not None and table_move is not _PASS_RAW:
                 for k, (raw, _) in enumerate(others):
                     if raw == table_move:
