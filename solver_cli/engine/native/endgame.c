@@ -103,7 +103,9 @@ static long order_moves(Ply *P, uint32_t n) {
         P->order[count].key = r->score + ORDER_TILE_POINTS * (int64_t)r->pad[0];
         P->order[count++].index = i;
     }
-    qsort(P->order, (size_t)count, sizeof *P->order, tried_cmp);
+    if (count > 1) { /* (P->order is still NULL when no list has had a placement) */
+        qsort(P->order, (size_t)count, sizeof *P->order, tried_cmp);
+    }
     return count;
 }
 
