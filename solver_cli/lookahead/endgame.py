@@ -124,8 +124,11 @@ def solve_endgame(
     _check_arguments(board, mover, opponent, rules, scoreless, top, plies, time_limit, tt_mb)
     chosen = _check_engine(engine)
     if prune:
+        started = time.perf_counter()
         tiles = [a + b for a, b in zip(mover, opponent, strict=True)]
         gaddag = pruned_gaddag(board, tiles, gaddag)
+        if time_limit is not None:  # (the limit is the whole solve's)
+            time_limit = max(time_limit - (time.perf_counter() - started), 1e-6)
     if chosen == "native" and _movegen_c is not None and hasattr(_movegen_c, "endgame"):
         return _search_native(board, mover, opponent, gaddag, rules, scoreless, top, plies, time_limit, tt_mb, progress)
     # Until the native search is built (native/endgame.c), the native choice runs the twin
