@@ -31,6 +31,7 @@ else:
     _movegen_c = movegen._movegen_c  # None where the native engine is not built
 
 ORDER_TILE_POINTS = 8  # the move ordering's points a tile placed (ORDER_TILE_POINTS in endgame.c)
+DEEPEN_STEP = 3  # iterative deepening's plies from one iteration to the next (DEEPEN_STEP in endgame.c)
 
 # Why a search ended before its value was proven (None: proven).
 PLIES, TIME, INTERRUPTED = "plies", "time", "interrupted"
@@ -614,7 +615,7 @@ def _search_python(
             if plies is not None and depth >= plies:
                 stopped = PLIES
                 break
-            depth += 1
+            depth = depth + DEEPEN_STEP if plies is None else min(depth + DEEPEN_STEP, plies)
     except _Stop:
         stopped = TIME
     except KeyboardInterrupt:

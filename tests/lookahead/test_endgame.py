@@ -21,7 +21,7 @@ from solver_cli.engine.movegen import NATIVE_BUILT, PASS, PLACE, generate_moves,
 from solver_cli.engine.rules import Rules, load_rules
 from solver_cli.errors import InputError
 from solver_cli.lookahead import endgame
-from solver_cli.lookahead.endgame import INTERRUPTED, PLIES, TIME, EndgameStopped, solve_endgame
+from solver_cli.lookahead.endgame import DEEPEN_STEP, INTERRUPTED, PLIES, TIME, EndgameStopped, solve_endgame
 
 from .reference import face, minimax
 
@@ -241,7 +241,9 @@ def test_progress_is_reported_and_its_errors_stop_the_search(small_gaddag, engin
         board, mover, opponent, small_gaddag, SCRABBLE, scoreless=scoreless, progress=lambda *a: calls.append(a)
     )
     depths = [depth for depth, *_ in calls]
-    assert set(range(1, result.depth + 1)) <= set(depths) and depths == sorted(depths)
+    # every iteration reported, 1, 1 + DEEPEN_STEP, ... up to the proven depth
+    assert set(range(1, result.depth + 1, DEEPEN_STEP)) <= set(depths) and depths == sorted(depths)
+    assert (result.depth - 1) % DEEPEN_STEP == 0
     assert [nodes for _, nodes, *_ in calls] == sorted(nodes for _, nodes, *_ in calls)
     assert calls[-1][0] == result.depth and calls[-1][2] == result.value and calls[-1][3] == result.best[0].move
 
