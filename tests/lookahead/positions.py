@@ -366,3 +366,22 @@ __all__ = [
     "consistent",
     "PASS_MOVE",
 ]
+
+
+def hard_endgame() -> tuple[Board, list[int], list[int], Rules]:
+    """An endgame no machine proves in seconds with the small word list: the 15th of the
+    bench's (ACEEJRS against DINOQTU on a crowded sowpods board; not proven in 60 s on the
+    project's machine on 2026-11-26, the native search at 25 million nodes), for the tests
+    of time limits, which a search that proves first would not exercise."""
+    from solver_cli.bench import ENDGAME_SET, bench_file
+    from solver_cli.engine.alphabet import parse_rack
+    from solver_cli.formats.boardfile import parse_board
+    from solver_cli.formats.cgp import parse_cgp
+
+    file, _, rules_name = ENDGAME_SET
+    rules = RULES[rules_name]
+    lines = [line for line in bench_file(file).splitlines() if line.strip() and not line.startswith("#")]
+    position = parse_cgp(lines[14], f"{file}, position 15")
+    assert position.racks[:2] == ["ACEEJRS", "DINOQTU"], "the bench's endgames changed"
+    board = parse_board("\n".join(position.rows) + "\n", rules, file)
+    return board, parse_rack(position.racks[0], rules.rack_size), parse_rack(position.racks[1], rules.rack_size), rules

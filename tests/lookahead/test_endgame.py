@@ -23,6 +23,7 @@ from solver_cli.errors import InputError
 from solver_cli.lookahead import endgame
 from solver_cli.lookahead.endgame import DEEPEN_STEP, INTERRUPTED, PLIES, TIME, EndgameStopped, solve_endgame
 
+from .positions import hard_endgame
 from .reference import face, minimax
 
 SCRABBLE = load_rules("scrabble")
@@ -213,7 +214,7 @@ def big_position(rules: Rules) -> tuple[Board, list[int], list[int]]:
 
 
 def test_the_time_limit_is_honoured_within_ten_percent(small_gaddag, engine):
-    board, mover, opponent = big_position(SCRABBLE)
+    board, mover, opponent, _ = hard_endgame()
     limit = 1.0
     started = time.perf_counter()
     result = solve_endgame(board, mover, opponent, small_gaddag, SCRABBLE, time_limit=limit)

@@ -18,7 +18,7 @@ from solver_cli.lexicon.build import build_gaddag
 from solver_cli.lookahead.endgame import PLIES, TIME, EndgameResult, Ending, solve_endgame
 
 from .checks import check_proven
-from .positions import RULES, Endgame, Reference, game_boards, placement_of, unseen
+from .positions import RULES, Endgame, Reference, hard_endgame, placement_of
 
 SCRABBLE, WWF = RULES["scrabble"], RULES["wwf"]
 
@@ -249,16 +249,9 @@ def test_plies_enough_is_proven(engine):
 
 
 def test_time_limit_is_honoured(engine, endgame_lexicons):
-    """A position far too big to finish (seven tiles each on an open self-play board): the
-    search stops at the time limit, within 10%, not proven."""
-    rules = SCRABBLE
-    squares = game_boards(endgame_lexicons["small"], "scrabble", 0)[8]
-    pool = unseen(rules, squares)
-    letters = [code for code, n in enumerate(pool) for _ in range(n)]
-    mover, opponent = [0] * 27, [0] * 27
-    for k, code in enumerate(letters[::3][:14]):
-        (mover if k % 2 else opponent)[code] += 1
-    board = Board(rules.rows, rules.cols, list(squares))
+    """A position far too big to finish (seven tiles each on a crowded board): the search
+    stops at the time limit, within 10%, not proven."""
+    board, mover, opponent, rules = hard_endgame()
     limit = 1.0
     started = time.perf_counter()
     result = solve_endgame(board, mover, opponent, endgame_lexicons["small"], rules, time_limit=limit, engine=engine)

@@ -24,6 +24,7 @@ from positions import bag_for, played_position
 from soak import first_then_soak
 
 from lookahead import reference
+from lookahead.positions import hard_endgame
 from solver_cli.engine import _movegen_py, movegen
 from solver_cli.engine.alphabet import BLANK_BIT, CODE
 from solver_cli.engine.board import Board
@@ -423,8 +424,8 @@ def test_a_plies_limit_cuts_the_search_with_the_best_found(big_endgame, small_ga
     assert (status, depth) == (CUT_PLIES, 2)
 
 
-def test_the_time_limit_is_honoured_within_ten_percent(big_endgame, small_gaddag):
-    board, mover, opponent, rules = big_endgame
+def test_the_time_limit_is_honoured_within_ten_percent(small_gaddag):
+    board, mover, opponent, rules = hard_endgame()
     limit = 0.5
     started = time.perf_counter()
     status, depth, nodes, best, pv = solve(board, mover, opponent, small_gaddag, rules, seconds=limit)
