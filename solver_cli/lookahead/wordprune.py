@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from solver_cli.engine import movegen
+from solver_cli.engine.alphabet import LETTER_MASK
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import FINAL, LETTER_BITS, Gaddag
 from solver_cli.lexicon.build import build_gaddag
@@ -29,7 +30,6 @@ else:
     _movegen_c = movegen._movegen_c  # None where the native engine is not built
 
 MAX_STEPS = 20_000_000  # arcs followed (PRUNE_MAX_STEPS in wordprune.c)
-LETTER_MASK = 31
 
 
 class _TooBig(Exception):

@@ -94,13 +94,13 @@ static void walk(Prune *P, int k, uint32_t state, int depth, int placed) {
     }
 }
 
-/* Whether no start before square i of line l (in reading order: earlier lines, then earlier
- * squares of this one) has the same rest of its line. */
+/* Whether no start on an earlier line has the same rest of its line as square i of line l
+ * (on line l itself, only square i leaves a rest that long). */
 static int first_start(uint8_t text[][MAX_SIDE], const int *length, int l, int i) {
     int rest = length[l] - i;
-    for (int m = 0; m <= l; m++) {
+    for (int m = 0; m < l; m++) {
         int j = length[m] - rest;
-        if (j < 0 || (m == l && j >= i) || (j > 0 && text[m][j - 1])) {
+        if (j < 0 || (j > 0 && text[m][j - 1])) {
             continue;
         }
         if (memcmp(text[m] + j, text[l] + i, (size_t)rest) == 0) {
