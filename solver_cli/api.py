@@ -499,19 +499,26 @@ def peg(
     max_bag: int = 2,
     pessimistic: bool = False,
     time_limit: float | None = None,
+    plies: int | None = None,
+    exhaustive: bool = False,
 ) -> PegResult:
     """Solve a pre-endgame, as ``scrab peg`` does: with 1 to ``max_bag`` tiles in the bag
     (at most 7), the ``top`` best moves by equity (``leaves`` as in ``solve``) and the pass,
     each played out over every way the unseen tiles can lie between the opponent's rack and
     the bag, each game to an exactly solved endgame. ``spread`` is the mover's score less
     the opponent's before the move. The opponent replies at its best knowing only its own
-    rack, or with ``pessimistic`` the reply worst for the mover. ``PegResult.candidates``
-    are best first: by win rate (a draw counting half), then mean final spread."""
+    rack, or with ``pessimistic`` the reply worst for the mover. The moves are searched in
+    stages (greedy play-outs, then the best half deeper each time, the last 2 to the end or
+    ``plies`` deep); ``exhaustive`` searches every move in the last stage.
+    ``PegResult.candidates`` are best first: by the stage reached, then win rate (a draw
+    counting half), then mean final spread."""
     from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, solve_pre_endgame
 
     rule_set, checked_board, counts = _position(board, rack, rules)
     if not isinstance(pessimistic, bool):
         raise InputError(f"pessimistic must be True or False, not {pessimistic!r}")
+    if not isinstance(exhaustive, bool):
+        raise InputError(f"exhaustive must be True or False, not {exhaustive!r}")
     lex = _lexicon(lexicon, rule_set)
     table = _leave_table(leaves, rule_set, lex, lexicon)
     return solve_pre_endgame(
@@ -526,6 +533,8 @@ def peg(
         max_bag=max_bag,
         model=PESSIMISTIC if pessimistic else BEST_REPLY,
         time_limit=time_limit,
+        plies=plies,
+        exhaustive=exhaustive,
     )
 
 

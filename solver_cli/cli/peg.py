@@ -93,11 +93,22 @@ def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> s
     help="Your score minus the opponent's before the move (default: from a game record, else 0).",
 )
 @click.option(
+    "--plies",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Search the last stage's endgames N plies deep (default: to the end, exactly).",
+)
+@click.option(
+    "--exhaustive",
+    is_flag=True,
+    help="Search every move in the last stage (default: stages keep the best half each time).",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(0, 86_400, min_open=True),
     metavar="SECONDS",
     default=None,
-    help="Stop after this long, with the moves finished by then.",
+    help="Stop after this long, each move with its figures from the last stage it finished.",
 )
 @json_option
 @click.pass_context
@@ -112,6 +123,8 @@ def peg(
     max_bag: int,
     pessimistic: bool,
     spread: int | None,
+    plies: int | None,
+    exhaustive: bool,
     time_limit: float | None,
     as_json: bool,
 ) -> None:
@@ -119,11 +132,17 @@ def peg(
     best moves by equity and the pass, played out over every way the unseen tiles can lie
     between the opponent's rack and the bag, each game to an exactly solved endgame.
 
+    The moves are searched in stages (as MAGPIE): first every move by greedy play-outs,
+    then the best half with endgames 1 ply deep, the best half of those 4 plies deep, and
+    so on down to 2 moves, solved to the end; the list is ranked by the stage reached,
+    then by win rate. --exhaustive solves every move to the end.
+
     POSITION is anything scrab solve reads (a board file, - for standard input, a CGP
     position, a GCG game record with --turn N, whose rules, rack and spread are used).
 
     For each move: the draws won (a tie counts half) of all the equally likely ways the
-    tiles can lie, the win rate, the mean final spread, and how many endgames were solved.
+    tiles can lie, the win rate, the mean final spread, how many endgames were valued and
+    how deep (exact when every one was proven).
     The opponent replies at its best, knowing only its own rack (as MAGPIE); --pessimistic
     takes the reply worst for you instead. Ctrl-C prints the moves finished so far.
 
@@ -170,6 +189,8 @@ def peg(
                 model=PESSIMISTIC if pessimistic else BEST_REPLY,
                 time_limit=time_limit,
                 progress=progress,
+                plies=plies,
+                exhaustive=exhaustive,
             )
     except PegStopped as exc:  # Ctrl-C or SIGTERM: the moves finished so far
         result, interrupted = exc.result, True
@@ -196,6 +217,8 @@ def peg(
             "finished": len(result.candidates),
             "stopped": result.stopped,
             "seconds": result.seconds,
+            "exhaustive": exhaustive,
+            "stages": [{"plies": stage.plies, "moves": stage.moves} for stage in result.stages],
             "moves": [
                 {
                     "rank": rank,
@@ -209,6 +232,8 @@ def peg(
                     "spread_mean": c.spread_mean,
                     "endgames": c.endgames,
                     "proven": c.proven,
+                    "stage": c.stage,
+                    "plies": c.plies,
                 }
                 for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1)
             ],
@@ -239,9 +264,9 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     table.add_column("Win %", justify="right")
     table.add_column("Spread", justify="right")
     table.add_column("Endgames", justify="right")
+    table.add_column("Searched")
     for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
         wins = f"{c.wins:,.1f}".removesuffix(".0")
-        solved = f"{c.endgames:,}" + ("" if c.proven else " (not all proven)")
         table.add_row(
             str(rank),
             text,
@@ -249,9 +274,34 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
             f"{wins}/{c.draws:,}",
             f"{100 * c.win_rate:.1f}%",
             f"{c.spread_mean:+.1f}",
-            solved,
+            f"{c.endgames:,}",
+            depth_text(c.plies, c.proven),
         )
     if result.candidates:
         out.print(table)
+    if len(result.stages) > 1:
+        print_wrapped(out, "Stages: " + "; ".join(stage_text(s.plies, s.moves) for s in result.stages))
     if result.stopped == "time":
         print_wrapped(out, f"Stopped by the time limit: {len(result.candidates)} of {result.considered} moves finished")
+
+
+def depth_text(plies: int | None, proven: bool) -> str:
+    """How deep a move's endgames were searched, for the table."""
+    if proven:
+        return "exact"
+    if plies == 0:
+        return "greedy play-outs"
+    return f"{plies} ply" if plies == 1 else f"{plies} plies"
+
+
+def stage_text(plies: int | None, moves: int) -> str:
+    depth = (
+        "to the end"
+        if plies is None
+        else "by greedy play-outs"
+        if plies == 0
+        else "1 ply deep"
+        if plies == 1
+        else f"{plies} plies deep"
+    )
+    return f"{moves} {'move' if moves == 1 else 'moves'} {depth}"

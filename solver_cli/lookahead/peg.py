@@ -30,6 +30,20 @@ The game after a candidate, in one split:
   (the pass included), and the game goes on the same way until the bag is empty and the
   endgame is solved exactly, or the rule set's scoreless turns end it.
 
+The candidates are searched in stages, as MAGPIE's peg: in the first, a greedy pass, every
+candidate is played out in every split with both sides playing their best move by equity to
+the end of the game (the simulation's play-outs, ``lookahead.rollout``, all candidates of a
+split in one native call); the best half by that estimate go on to a stage whose endgames
+are searched one ply deep, the best half of those four plies deep, and so on (1, 4, 7, ...),
+halving down to ``MIN_KEEP``, whose last stage searches to the end (or ``plies`` deep). A candidate
+whose endgames were all proven is exact already and is not searched again. In the stages
+the opponent model's reply (level 1 above) is chosen by greedy play-outs, since weighing
+some 20 replies over every split at each stage's depth would cost more than all the other
+candidates together; the reply chosen is then searched at the stage's depth. The candidates
+are ranked by the last stage they reached, then by win rate and mean spread; so the top
+ones carry exact figures and a candidate dropped early carries its estimate, marked by its
+``plies``. ``exhaustive`` searches every candidate to the last stage at once.
+
 A result of the search (wins, draws half; mean spread) is per candidate, from the mover's
 side, with the game's current ``spread`` counted in. Nothing here prints: progress goes
 through a callback; a time limit or Ctrl-C keeps the candidates finished so far.
@@ -37,12 +51,14 @@ through a callback; a time limit or Ctrl-C keeps the candidates finished so far.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 
+from solver_cli.engine import movegen
 from solver_cli.engine.alphabet import BLANK_BIT
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
@@ -53,6 +69,7 @@ from solver_cli.engine.unseen import unseen_tiles
 from solver_cli.errors import InputError
 from solver_cli.lookahead import endgame
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, INTERRUPTED, TIME
+from solver_cli.lookahead.rollout import pack_candidates, play_outs
 from solver_cli.lookahead.wordprune import pruned_gaddag
 
 BEST_REPLY, PESSIMISTIC = "best reply", "pessimistic"
@@ -61,6 +78,10 @@ DEFAULT_TOP = 20
 DEFAULT_MAX_BAG = 2
 MAX_BAG_LIMIT = 7  # beyond a rack's worth of tiles the splits are far too many to play out
 MAX_TOP = 1000
+GREEDY = 0  # a stage's plies for the greedy pass
+GREEDY_REPLIES = 20  # the play-out's most replies (the native loop's bound): enough to end a game
+MIN_KEEP = 2  # the candidates the last stage searches to the end (MAGPIE ends its halving at 2)
+STAGE_STEP = 3  # plies deeper at each stage, as the endgame's iterative deepening steps
 PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
 
 # A distribution of outcomes: (probability, final spread change from one side's view).
@@ -81,6 +102,14 @@ class PegCandidate:
     spread_mean: float
     endgames: int
     proven: bool
+    stage: int = 1  # the last stage (1, 2, ...) that searched it or found it exact already
+    plies: int | None = None  # how deep its endgames were searched; None: to the end; 0: greedy play-outs
+
+
+@dataclass(frozen=True)
+class Stage:
+    plies: int | None  # each endgame's depth in this stage; None: to the end; 0: greedy play-outs
+    moves: int  # candidates that enter it
 
 
 @dataclass(frozen=True)
@@ -94,6 +123,7 @@ class PegResult:
     considered: int  # candidates to evaluate (the pass included)
     stopped: str | None  # TIME or INTERRUPTED when some candidates were not finished
     seconds: float
+    stages: tuple[Stage, ...] = ()  # the plan; a search stopped early may not reach its end
 
     @property
     def best(self) -> PegCandidate | None:
@@ -137,14 +167,18 @@ def solve_pre_endgame(
     tt_mb: int = DEFAULT_TT_MB,
     progress: PegProgress | None = None,
     engine: str | None = None,
+    plies: int | None = None,
+    exhaustive: bool = False,
 ) -> PegResult:
     """Rank the ``top`` best candidates by equity (``leaves``; None ranks by score) and the
     pass for ``rack`` (27 counts) by their chance of winning over every split of the unseen
-    tiles (see the module docstring). ``spread`` is the mover's score minus the opponent's,
-    ``scoreless`` the scoreless turns in a row already made. ``time_limit`` (seconds) and
-    Ctrl-C (``PegStopped``) keep the candidates finished so far."""
+    tiles, in stages (see the module docstring). ``spread`` is the mover's score minus the
+    opponent's, ``scoreless`` the scoreless turns in a row already made. ``plies`` limits
+    the last stage's endgames (None: to the end); ``exhaustive`` searches every candidate
+    in that stage. ``time_limit`` (seconds) and Ctrl-C (``PegStopped``) keep the
+    candidates finished so far, each with its figures from the last stage it finished."""
     started = time.perf_counter()
-    bag = _check(board, rack, rules, spread, scoreless, top, max_bag, model, time_limit)
+    bag = _check(board, rack, rules, spread, scoreless, top, max_bag, model, time_limit, plies)
     unseen = list(unseen_tiles(board, rack, rules).counts)
     # Every tile played from here on is the rack's or an unseen one: one small GADDAG serves
     # every candidate, reply and endgame below (wordprune).
@@ -153,13 +187,21 @@ def solve_pre_endgame(
     candidates = search.candidates(board, rack, bag)
     opponent_size = sum(unseen) - bag
     draws = comb(sum(unseen), opponent_size)
-    finished: list[PegCandidate] = []
+    stages = stage_plan(len(candidates), plies, exhaustive)
+    if not exhaustive:
+        # The pass's reply is chosen over some 20 replies times every split: at each stage's
+        # depth that would cost as much as all the other candidates together.
+        search.choice_plies = GREEDY
+    finished: dict[int, PegCandidate] = {}  # by the candidate's place in equity order
     stopped: str | None = None
 
+    def ranked() -> list[int]:
+        # the deepest stage first, then win rate and mean spread; ties stay in equity order
+        return sorted(finished, key=lambda i: (-finished[i].stage, -finished[i].win_rate, -finished[i].spread_mean, i))
+
     def result() -> PegResult:
-        ranked = sorted(finished, key=lambda c: (-c.win_rate, -c.spread_mean))  # stable: equity order on ties
         return PegResult(
-            tuple(ranked),
+            tuple(finished[i] for i in ranked()),
             model,
             bag,
             sum(unseen),
@@ -168,19 +210,57 @@ def solve_pre_endgame(
             len(candidates),
             stopped,
             time.perf_counter() - started,
+            stages,
         )
 
+    total = sum(stage.moves for stage in stages)
+    done = 0
     try:
-        for move in candidates:
-            finished.append(search.evaluate(move, rack, unseen, opponent_size, spread, scoreless, draws))
-            if progress is not None:
-                progress(len(finished), len(candidates), finished[-1])
+        for number, stage in enumerate(stages, 1):
+            entering = list(range(len(candidates))) if number == 1 else ranked()[: stage.moves]
+            search.plies = stage.plies
+            if stage.plies == GREEDY:
+                for i, found in enumerate(search.greedy(candidates, rack, unseen, opponent_size, spread, scoreless)):
+                    finished[i] = found
+                    done += 1
+                    if progress is not None:
+                        progress(done, total, found)
+                continue
+            for i in entering:
+                known = finished.get(i)
+                if known is not None and known.proven:  # exact already: deeper changes nothing
+                    finished[i] = dataclasses.replace(known, stage=number)
+                else:
+                    found = search.evaluate(candidates[i], rack, unseen, opponent_size, spread, scoreless, draws)
+                    finished[i] = dataclasses.replace(found, stage=number, plies=stage.plies)
+                done += 1
+                if progress is not None:
+                    progress(done, total, finished[i])
+            if all(finished[i].proven for i in entering):
+                break  # every survivor is exact: no deeper stage can change the ranking
     except _OutOfTime:
         stopped = TIME
     except KeyboardInterrupt:
         stopped = INTERRUPTED
         raise PegStopped(result()) from None
     return result()
+
+
+def stage_plan(candidates: int, plies: int | None = None, exhaustive: bool = False) -> tuple[Stage, ...]:
+    """The stages for ``candidates`` moves: greedy play-outs, then endgames 1, 4, 7, ...
+    plies deep, the best half going on each time down to ``MIN_KEEP``, then a last stage
+    ``plies`` deep (None: to the end)."""
+    if exhaustive or candidates <= MIN_KEEP:
+        return (Stage(plies, candidates),)
+    plan = [Stage(GREEDY, candidates)]
+    candidates = max(MIN_KEEP, (candidates + 1) // 2)
+    depth = 1
+    while candidates > MIN_KEEP and (plies is None or depth < plies):
+        plan.append(Stage(depth, candidates))
+        candidates = max(MIN_KEEP, (candidates + 1) // 2)
+        depth += STAGE_STEP
+    plan.append(Stage(plies, candidates))
+    return tuple(plan)
 
 
 def _check(
@@ -193,7 +273,10 @@ def _check(
     max_bag: int,
     model: str,
     time_limit: float | None,
+    plies: int | None,
 ) -> int:
+    if plies is not None and (type(plies) is not int or not 1 <= plies <= endgame.MAX_PLIES):
+        raise InputError(f"plies must be 1..{endgame.MAX_PLIES}, not {plies!r}")
     if type(top) is not int or not 1 <= top <= MAX_TOP:
         raise InputError(f"top must be 1..{MAX_TOP}, not {top!r}")
     if type(max_bag) is not int or not 1 <= max_bag <= MAX_BAG_LIMIT:
@@ -234,8 +317,11 @@ class _Search:
     engine: str | None
     time_limit: float | None
     started: float
-    # Endgames already solved: (squares, mover, opponent, scoreless) -> (value, proven).
-    solved: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], tuple[int, bool]] = field(
+    plies: int | None = None  # the depth of the endgames searched now; None: to the end
+    choice_plies: int | None = None  # the depth the opponent model's reply is chosen at; None: plies
+    # Endgames already solved: (squares, mover, opponent, scoreless) -> (value, proven, plies);
+    # a proven value serves at any depth, an estimate only at its own.
+    solved: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], tuple[int, bool, int | None]] = field(
         default_factory=dict
     )
     used: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = field(default_factory=set)
@@ -284,6 +370,54 @@ class _Search:
             len(self.used),
             self.proven,
         )
+
+    def greedy(
+        self,
+        moves: list[Candidate],
+        rack: list[int],
+        unseen: list[int],
+        opponent_size: int,
+        spread: int,
+        scoreless: int,
+    ) -> list[PegCandidate]:
+        """Every candidate's estimate by greedy play: in each split, the candidate and then
+        both sides' best moves by equity to the end of the game (the bag drawn in code
+        order), scored as played."""
+        leaves = self.leaves if self.leaves is not None else LeaveTable.zeros()
+        packed = pack_candidates(moves)
+        live = list(range(len(moves)))
+        engine = self.engine if self.engine is not None else movegen.chosen_engine()
+        wins = [Fraction(0)] * len(moves)
+        total = [Fraction(0)] * len(moves)
+        weight = 0
+        for opponent, bag, ways in _splits(unseen, opponent_size):
+            order = [code for code, n in enumerate(bag) for _ in range(n)]
+            outcomes = play_outs(
+                self.board, rack, self.gaddag, self.rules, leaves, moves, packed, live, opponent, order,
+                0, GREEDY_REPLIES, scoreless, engine,
+            )  # fmt: skip
+            weight += ways
+            for k, outcome in enumerate(outcomes):
+                wins[k] += ways * _points(spread + outcome.points)
+                total[k] += ways * (spread + outcome.points)
+        return [
+            PegCandidate(m, float(w), weight, float(w / weight), float(t / weight), 0, False, 1, GREEDY)
+            for m, w, t in zip(moves, wins, total, strict=True)
+        ]
+
+    def greedy_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> int:
+        """The endgame's value from ``mover``'s side by greedy play: both sides' best moves by
+        equity to the end of the game, as the greedy pass plays them."""
+        leaves = self.leaves if self.leaves is not None else LeaveTable.zeros()
+        valuation = Valuation(leaves, bag=0, opponent=_face(opponent, self.rules.values), passes=True)
+        _, ranked = ranked_moves(board, mover, self.gaddag, self.rules, keep=1, valuation=valuation, engine=self.engine)
+        first = ranked[0] if ranked else PASS_MOVE
+        engine = self.engine if self.engine is not None else movegen.chosen_engine()
+        outcome = play_outs(
+            board, mover, self.gaddag, self.rules, leaves, [first], pack_candidates([first]), [0], opponent, [],
+            0, GREEDY_REPLIES, scoreless, engine,
+        )[0]  # fmt: skip
+        return outcome.points
 
     def after_move(
         self,
@@ -337,11 +471,33 @@ class _Search:
                 board, rack, self.static_move(board, rack, bag), other, bag, scoreless, spread, level + 1
             )
         moves = self.candidates(board, rack, sum(bag))
-        if self.model == PESSIMISTIC:
-            # The reply worst for the other side: the best for this one, seen with every tile.
-            found = [self.after_move(board, rack, m, other, bag, scoreless, spread, level + 1) for m in moves]
-            return max(found, key=lambda outcomes: _standing(outcomes, spread))
-        # Best reply: one choice for every split this side cannot tell apart.
+        deep = self.plies
+        if self.choice_plies is not None and (deep is None or self.choice_plies < deep):
+            self.plies = self.choice_plies  # the reply is chosen by the shallow estimate (staged search)
+        try:
+            if self.model == PESSIMISTIC:
+                # The reply worst for the other side: the best for this one, seen with every tile.
+                found = [self.after_move(board, rack, m, other, bag, scoreless, spread, level + 1) for m in moves]
+                best = moves[max(range(len(moves)), key=lambda k: _standing(found[k], spread))]
+            else:
+                best = self.best_reply(board, rack, moves, other, bag, scoreless, spread, level)
+        finally:
+            self.plies = deep
+        return self.after_move(board, rack, best, other, bag, scoreless, spread, level + 1)
+
+    def best_reply(
+        self,
+        board: Board,
+        rack: list[int],
+        moves: list[Candidate],
+        other: list[int],
+        bag: list[int],
+        scoreless: int,
+        spread: int,
+        level: int,
+    ) -> Candidate:
+        """The reply that wins most often (then by the best mean spread) over every split
+        this side cannot tell apart: one choice for all of them."""
         hidden = [a + b for a, b in zip(other, bag, strict=True)]
         best: Candidate | None = None
         best_standing: tuple[Fraction, Fraction] | None = None
@@ -354,7 +510,7 @@ class _Search:
             if best_standing is None or standing > best_standing:
                 best, best_standing = m, standing
         assert best is not None
-        return self.after_move(board, rack, best, other, bag, scoreless, spread, level + 1)
+        return best
 
     def static_move(self, board: Board, rack: list[int], bag: list[int]) -> Candidate:
         valuation = Valuation(self.leaves, bag=sum(bag), passes=True)
@@ -362,34 +518,44 @@ class _Search:
         return ranked[0] if ranked else PASS_MOVE
 
     def endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> int:
-        """The exact endgame's value from ``mover``'s side (solved once per position)."""
+        """The endgame's value from ``mover``'s side at the depth searched now (each position
+        valued once a depth; a proven value serves at any depth)."""
         key = (tuple(board.squares), tuple(mover), tuple(opponent), scoreless)
         self.used.add(key)
         known = self.solved.get(key)
-        if known is None:
-            remaining = None
-            if self.time_limit is not None:
-                remaining = self.time_limit - (time.perf_counter() - self.started)
-                if remaining <= 0:
-                    raise _OutOfTime
-            found = endgame.solve_endgame(
-                board,
-                mover,
-                opponent,
-                self.gaddag,
-                self.rules,
-                scoreless=scoreless,
-                time_limit=remaining,
-                tt_mb=self.tt_mb,
-                engine=self.engine,
-                prune=False,  # (the gaddag is pruned for every tile in play already)
-            )
-            if found.stopped == TIME:
-                raise _OutOfTime
-            known = (found.value, found.proven)
+        if known is None or not (known[1] or known[2] == self.plies):
+            if self.plies == GREEDY:
+                known = (self.greedy_endgame(board, mover, opponent, scoreless), False, GREEDY)
+            else:
+                known = self.search_endgame(board, mover, opponent, scoreless)
             self.solved[key] = known
         self.proven = self.proven and known[1]
         return known[0]
+
+    def search_endgame(
+        self, board: Board, mover: list[int], opponent: list[int], scoreless: int
+    ) -> tuple[int, bool, int | None]:
+        remaining = None
+        if self.time_limit is not None:
+            remaining = self.time_limit - (time.perf_counter() - self.started)
+            if remaining <= 0:
+                raise _OutOfTime
+        found = endgame.solve_endgame(
+            board,
+            mover,
+            opponent,
+            self.gaddag,
+            self.rules,
+            scoreless=scoreless,
+            plies=self.plies,
+            time_limit=remaining,
+            tt_mb=self.tt_mb,
+            engine=self.engine,
+            prune=False,  # (the gaddag is pruned for every tile in play already)
+        )
+        if found.stopped == TIME:
+            raise _OutOfTime
+        return found.value, found.proven, self.plies
 
 
 def _played(board: Board, rack: list[int], move: Candidate) -> tuple[Board, list[int]]:

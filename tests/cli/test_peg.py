@@ -37,6 +37,43 @@ def za_world(tmp_path):
     return make
 
 
+@pytest.fixture
+def at_world(tmp_path):
+    """Four plays and the pass from XT (tests/lookahead/test_peg.py's AT world): enough
+    moves for the stages to drop some."""
+    counts = {"A": 2, "T": 2, "X": 1, "Z": 1, "I": 1}
+    tiles = "\n".join(f'"{ch}" = [{counts.get(ch, 0)}, {VALUES.get(ch, 1)}]' for ch in [*LETTERS, "?"])
+    layout = ", ".join(f'"{row}"' for row in LAYOUT)
+    rules = tmp_path / "five.toml"
+    rules.write_text(f'name = "five"\nrack_size = 2\ncentre = "C3"\nlayout = [{layout}]\n[tiles]\n{tiles}\n')
+    words = tmp_path / "at.txt"
+    words.write_text("AT\nTA\nZA\nAX\nXI\nTAX\nZAX\n")
+    board = tmp_path / "board.txt"
+    board.write_text(".....\n.....\n.AT..\n.....\n.....\n")
+    return [str(board), "--rack", "XT", "--rules", str(rules), "--lexicon", str(words), "--top", "4", "--spread", "3"]
+
+
+def test_the_stages_in_json_and_in_the_table(at_world):
+    data = json.loads(run([*at_world, "--json"]).stdout)
+    assert data["exhaustive"] is False
+    assert data["stages"] == [{"plies": 0, "moves": 5}, {"plies": 1, "moves": 3}, {"plies": None, "moves": 2}]
+    stages = [m["stage"] for m in data["moves"]]
+    assert stages[:2] == [3, 3] and stages == sorted(stages, reverse=True) and min(stages) < 3
+    assert all(m["proven"] for m in data["moves"][:2])
+    assert any(m["plies"] == 0 and not m["proven"] for m in data["moves"])
+    text = " ".join(run(at_world).stdout.split())
+    assert "Stages: 5 moves by greedy play-outs; 3 moves 1 ply deep; 2 moves to the end" in text
+    assert "│ exact │" in text and "│ greedy play-outs │" in text
+    full = json.loads(run([*at_world, "--exhaustive", "--json"]).stdout)
+    assert full["exhaustive"] is True and full["stages"] == [{"plies": None, "moves": 5}]
+    assert all(m["proven"] and m["stage"] == 1 for m in full["moves"])
+    exact = {m["move"]: (m["wins"], m["spread_mean"]) for m in full["moves"]}
+    for m in data["moves"][:2]:
+        assert (m["wins"], m["spread_mean"]) == exact[m["move"]]
+    shallow = json.loads(run([*at_world, "--exhaustive", "--plies", "1", "--json"]).stdout)
+    assert shallow["stages"] == [{"plies": 1, "moves": 5}] and {m["plies"] for m in shallow["moves"]} == {1}
+
+
 def run(args: list[str]):
     return CliRunner().invoke(cli, ["peg", *args], prog_name="scrab")
 

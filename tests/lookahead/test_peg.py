@@ -13,11 +13,22 @@ from soak import python_engine_in_soak
 from lookahead.reference import minimax
 from solver_cli.engine.alphabet import CODE, parse_rack
 from solver_cli.engine.board import Board
+from solver_cli.engine.leaves import LeaveTable
 from solver_cli.engine.movegen import PASS, PLACE
 from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
 from solver_cli.lexicon.build import build_gaddag
-from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, PegStopped, solve_pre_endgame
+from solver_cli.lookahead.peg import (
+    BEST_REPLY,
+    GREEDY,
+    GREEDY_REPLIES,
+    PESSIMISTIC,
+    PegStopped,
+    Stage,
+    solve_pre_endgame,
+    stage_plan,
+)
+from solver_cli.lookahead.rollout import play_out
 
 LAYOUT = ("T.d.T", ".D.D.", "d.D.d", ".D.D.", "T.d.T")
 
@@ -40,6 +51,7 @@ def tiny_rules(tiles: str, rack_size: int = 2):
         centre=(2, 2),
         counts=tuple(counts),
         rack_size=rack_size,
+        exchange_max=rack_size,  # (as a rule file must: the play-outs of the greedy pass check it)
     )
 
 
@@ -88,7 +100,7 @@ def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine
     gaddag = build_gaddag(words)
     rules = tiny_rules("AT" + "XT" + "ZAI")
     rack = parse_rack("XT", 2)
-    result = solve_pre_endgame(board, rack, gaddag, rules, spread=3, top=4)
+    result = solve_pre_endgame(board, rack, gaddag, rules, spread=3, top=4, exhaustive=True)
     unseen = "ZAI"
     assert any(c.move.kind == PASS for c in result.candidates)
     plays = [c for c in result.candidates if c.move.kind == PLACE]
@@ -112,6 +124,98 @@ def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine
             total += final
         assert (c.wins, c.draws) == (wins, 3), c.move
         assert c.spread_mean == pytest.approx(total / 3), c.move
+
+
+# Four plays and the pass, enough for the stages to drop some (see the test above).
+AT_BOARD = board_of(".....", ".....", ".AT..", ".....", ".....")
+AT_WORDS = ["AT", "TA", "ZA", "AX", "XI", "TAX", "ZAX"]
+
+
+def at_world():
+    return build_gaddag(sorted(AT_WORDS)), tiny_rules("AT" + "XT" + "ZAI")
+
+
+def test_the_stages_halve_down_to_two_moves_searched_to_the_end():
+    assert stage_plan(21) == (
+        Stage(GREEDY, 21),
+        Stage(1, 11),
+        Stage(4, 6),
+        Stage(7, 3),
+        Stage(None, 2),
+    )
+    assert stage_plan(21, plies=5) == (Stage(GREEDY, 21), Stage(1, 11), Stage(4, 6), Stage(5, 3))
+    assert stage_plan(5) == (Stage(GREEDY, 5), Stage(1, 3), Stage(None, 2))
+    assert stage_plan(2) == (Stage(None, 2),)
+    assert stage_plan(21, plies=3, exhaustive=True) == (Stage(3, 21),)
+
+
+@pytest.mark.parametrize("spread", [3, -9])
+def test_staged_moves_that_reach_the_last_stage_match_the_exhaustive_search(engine, spread):
+    """The stages change which moves are searched to the end, never the figures of those
+    that are: each equals the exhaustive search's; they rank first, and a move dropped on
+    the way carries the figures of the stage that dropped it."""
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True)
+    assert len(staged.stages) == 3 and staged.stages[0] == Stage(GREEDY, 5)
+    assert len(staged.candidates) == len(full.candidates) == 5
+    exact = {c.move: c for c in full.candidates}
+    last = len(staged.stages)
+    reached = [c for c in staged.candidates if c.stage == last]
+    assert len(reached) >= 2 and staged.candidates[: len(reached)] == tuple(reached)
+    for c in reached:
+        assert c.proven
+        assert (c.wins, c.win_rate, c.spread_mean) == (
+            exact[c.move].wins,
+            exact[c.move].win_rate,
+            exact[c.move].spread_mean,
+        )
+    assert all(c.stage < last for c in staged.candidates[len(reached) :])
+    assert [c.stage for c in staged.candidates] == sorted((c.stage for c in staged.candidates), reverse=True)
+
+
+def test_the_greedy_pass_plays_every_split_out_by_equity(engine):
+    """A move dropped after the first stage carries the greedy play-outs' figures: over
+    every split, the move and then both sides' best moves by equity to the end."""
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    result = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4)
+    greedy = [c for c in result.candidates if c.plies == GREEDY]
+    assert greedy, "every move went past the greedy pass"
+    for c in greedy:
+        assert c.stage == 1 and not c.proven and c.endgames == 0
+        wins = 0.0
+        total = 0
+        for bag_tile in "ZAI":
+            opponent = parse_rack("ZAI".replace(bag_tile, "", 1), 2)
+            outcome = play_out(
+                AT_BOARD, rack, gaddag, rules, LeaveTable.zeros(), c.move, opponent, [CODE[bag_tile]], 0,
+                GREEDY_REPLIES, 0, "python",
+            )  # fmt: skip
+            assert outcome.ended
+            final = 3 + outcome.points
+            wins += 1 if final > 0 else 0.5 if final == 0 else 0
+            total += final
+        assert (c.wins, c.draws) == (wins, 3), c.move
+        assert c.spread_mean == pytest.approx(total / 3), c.move
+
+
+def test_ctrl_c_in_a_later_stage_keeps_every_move_with_its_last_figures():
+    gaddag, rules = at_world()
+    stages = []
+
+    def progress(done, total, last):
+        stages.append(last.stage)
+        if last.stage == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(PegStopped) as stop:
+        solve_pre_endgame(AT_BOARD, parse_rack("XT", 2), gaddag, rules, spread=3, top=4, progress=progress)
+    result = stop.value.result
+    assert stages == [1] * 5 + [2] and result.stopped == "interrupted"
+    assert len(result.candidates) == 5
+    assert result.candidates[0].stage == 2 and all(c.stage == 1 for c in result.candidates[1:])
 
 
 def test_identical_tiles_are_weighted_as_drawn(za):
