@@ -70,6 +70,7 @@ from solver_cli.errors import InputError
 from solver_cli.lookahead import endgame
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, INTERRUPTED, TIME
 from solver_cli.lookahead.rollout import pack_candidates, play_outs
+from solver_cli.lookahead.sim import MAX_PLIES
 from solver_cli.lookahead.wordprune import pruned_gaddag
 
 BEST_REPLY, PESSIMISTIC = "best reply", "pessimistic"
@@ -79,7 +80,7 @@ DEFAULT_MAX_BAG = 2
 MAX_BAG_LIMIT = 7  # beyond a rack's worth of tiles the splits are far too many to play out
 MAX_TOP = 1000
 GREEDY = 0  # a stage's plies for the greedy pass
-GREEDY_REPLIES = 20  # the play-out's most replies (the native loop's bound): enough to end a game
+GREEDY_REPLIES = MAX_PLIES  # the play-outs' most replies (the native loop's bound): enough to end a game
 MIN_KEEP = 2  # the candidates the last stage searches to the end (MAGPIE ends its halving at 2)
 STAGE_STEP = 3  # plies deeper at each stage, as the endgame's iterative deepening steps
 PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
