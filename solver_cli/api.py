@@ -508,8 +508,8 @@ def peg(
     the bag, each game to an exactly solved endgame. ``spread`` is the mover's score less
     the opponent's before the move. The opponent replies at its best knowing only its own
     rack, or with ``pessimistic`` the reply worst for the mover. The moves are searched in
-    stages (greedy play-outs, then the best half deeper each time, the last 2 to the end or
-    ``plies`` deep); ``exhaustive`` searches every move in the last stage.
+    stages (greedy play-outs, the best half one ply deep, the best 2 to the end or ``plies``
+    deep); ``exhaustive`` searches every move in the last stage.
     ``PegResult.candidates`` are best first: by the stage reached, then win rate (a draw
     counting half), then mean final spread."""
     from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, solve_pre_endgame

@@ -101,7 +101,7 @@ def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> s
 @click.option(
     "--exhaustive",
     is_flag=True,
-    help="Search every move in the last stage (default: stages keep the best half each time).",
+    help="Search every move in the last stage (default: stages keep the best few).",
 )
 @click.option(
     "--time-limit",
@@ -133,9 +133,9 @@ def peg(
     between the opponent's rack and the bag, each game to an exactly solved endgame.
 
     The moves are searched in stages (as MAGPIE): first every move by greedy play-outs,
-    then the best half with endgames 1 ply deep, the best half of those 4 plies deep, and
-    so on down to 2 moves, solved to the end; the list is ranked by the stage reached,
-    then by win rate. --exhaustive solves every move to the end.
+    then the best half with endgames 1 ply deep, then the best 2 solved to the end (or
+    --plies deep); the list is ranked by the stage reached, then by win rate.
+    --exhaustive solves every move to the end.
 
     POSITION is anything scrab solve reads (a board file, - for standard input, a CGP
     position, a GCG game record with --turn N, whose rules, rack and spread are used).

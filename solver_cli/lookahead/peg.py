@@ -34,8 +34,10 @@ The candidates are searched in stages, as MAGPIE's peg: in the first, a greedy p
 candidate is played out in every split with both sides playing their best move by equity to
 the end of the game (the simulation's play-outs, ``lookahead.rollout``, all candidates of a
 split in one native call); the best half by that estimate go on to a stage whose endgames
-are searched one ply deep, the best half of those four plies deep, and so on (1, 4, 7, ...),
-halving down to ``MIN_KEEP``, whose last stage searches to the end (or ``plies`` deep). A candidate
+are searched one ply deep, and the best ``MIN_KEEP`` of those to the last stage, which
+searches to the end (or ``plies`` deep). (Stages of 4 and 7 plies in between cost more than
+they saved: a depth-limited endgame ends in a greedy play-out at every leaf, which can cost
+more than proving the endgame outright; docs/performance.md.) A candidate
 whose endgames were all proven is exact already and is not searched again. In the stages
 the opponent model's reply (level 1 above) is chosen by greedy play-outs, since weighing
 some 20 replies over every split at each stage's depth would cost more than all the other
@@ -82,7 +84,6 @@ MAX_TOP = 1000
 GREEDY = 0  # a stage's plies for the greedy pass
 GREEDY_REPLIES = MAX_PLIES  # the play-outs' most replies (the native loop's bound): enough to end a game
 MIN_KEEP = 2  # the candidates the last stage searches to the end (MAGPIE ends its halving at 2)
-STAGE_STEP = 3  # plies deeper at each stage, as the endgame's iterative deepening steps
 PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
 
 # A distribution of outcomes: (probability, final spread change from one side's view).
@@ -248,19 +249,16 @@ def solve_pre_endgame(
 
 
 def stage_plan(candidates: int, plies: int | None = None, exhaustive: bool = False) -> tuple[Stage, ...]:
-    """The stages for ``candidates`` moves: greedy play-outs, then endgames 1, 4, 7, ...
-    plies deep, the best half going on each time down to ``MIN_KEEP``, then a last stage
-    ``plies`` deep (None: to the end)."""
+    """The stages for ``candidates`` moves: greedy play-outs for all, endgames one ply deep
+    for the best half (when that is more than ``MIN_KEEP``), then the last stage for the
+    best ``MIN_KEEP``, ``plies`` deep (None: to the end)."""
     if exhaustive or candidates <= MIN_KEEP:
         return (Stage(plies, candidates),)
     plan = [Stage(GREEDY, candidates)]
-    candidates = max(MIN_KEEP, (candidates + 1) // 2)
-    depth = 1
-    while candidates > MIN_KEEP and (plies is None or depth < plies):
-        plan.append(Stage(depth, candidates))
-        candidates = max(MIN_KEEP, (candidates + 1) // 2)
-        depth += STAGE_STEP
-    plan.append(Stage(plies, candidates))
+    half = (candidates + 1) // 2
+    if half > MIN_KEEP and (plies is None or plies > 1):
+        plan.append(Stage(1, half))
+    plan.append(Stage(plies, MIN_KEEP))
     return tuple(plan)
 
 

@@ -135,16 +135,12 @@ def at_world():
     return build_gaddag(sorted(AT_WORDS)), tiny_rules("AT" + "XT" + "ZAI")
 
 
-def test_the_stages_halve_down_to_two_moves_searched_to_the_end():
-    assert stage_plan(21) == (
-        Stage(GREEDY, 21),
-        Stage(1, 11),
-        Stage(4, 6),
-        Stage(7, 3),
-        Stage(None, 2),
-    )
-    assert stage_plan(21, plies=5) == (Stage(GREEDY, 21), Stage(1, 11), Stage(4, 6), Stage(5, 3))
+def test_the_stages_keep_half_then_two_moves_searched_to_the_end():
+    assert stage_plan(21) == (Stage(GREEDY, 21), Stage(1, 11), Stage(None, 2))
+    assert stage_plan(21, plies=5) == (Stage(GREEDY, 21), Stage(1, 11), Stage(5, 2))
+    assert stage_plan(21, plies=1) == (Stage(GREEDY, 21), Stage(1, 2))
     assert stage_plan(5) == (Stage(GREEDY, 5), Stage(1, 3), Stage(None, 2))
+    assert stage_plan(4) == (Stage(GREEDY, 4), Stage(None, 2))
     assert stage_plan(2) == (Stage(None, 2),)
     assert stage_plan(21, plies=3, exhaustive=True) == (Stage(3, 21),)
 
