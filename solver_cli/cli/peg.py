@@ -289,6 +289,8 @@ def depth_text(plies: int | None, proven: bool) -> str:
     """How deep a move's endgames were searched, for the table."""
     if proven:
         return "exact"
+    if plies is None:  # (not proven: the pass, whose reply the stages choose by play-outs)
+        return "to the end"
     if plies == 0:
         return "greedy play-outs"
     return f"{plies} ply" if plies == 1 else f"{plies} plies"

@@ -145,3 +145,16 @@ def test_a_game_records_spread_is_the_player_to_moves(monkeypatch):
     assert "the bag is empty" in result.stderr
     given = run(["boards/peg.gcg", "--turn", "25", "--spread", "-7", "--top", "1", "--time-limit", "0.5", "--json"])
     assert json.loads(given.stdout)["spread"] == -7
+
+
+def test_the_searched_column_names_each_depth():
+    from solver_cli.cli.peg import depth_text, stage_text
+
+    assert [depth_text(p, False) for p in (None, 0, 1, 4)] == ["to the end", "greedy play-outs", "1 ply", "4 plies"]
+    assert depth_text(0, True) == depth_text(None, True) == "exact"
+    assert [stage_text(p, 2) for p in (None, 0, 1, 5)] == [
+        "2 moves to the end",
+        "2 moves by greedy play-outs",
+        "2 moves 1 ply deep",
+        "2 moves 5 plies deep",
+    ]
