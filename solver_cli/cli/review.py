@@ -20,6 +20,7 @@ from solver_cli.cli._common import (
     leaves_option,
     lexicon_options,
     load_lexicon_for,
+    note_jobs,
     print_wrapped,
     progress_bar,
     rank_option,
@@ -115,6 +116,15 @@ if TYPE_CHECKING:
     "--seed", type=int, default=None, help="With --sim: seed for the draws (default: a random seed, reported)."
 )
 @click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With --sim: worker processes for each turn's simulation (at most 2 per CPU); the same figures "
+    "whatever the number.",
+)
+@click.option(
     "--svg",
     "svg_path",
     metavar="FILE",
@@ -141,6 +151,7 @@ def review(
     sim_iterations: int | None,
     sim_time_limit: float | None,
     seed: int | None,
+    jobs: int,
     svg_path: str | None,
     as_json: bool,
 ) -> None:
@@ -166,7 +177,7 @@ def review(
     refuse_together(ctx, ("as_json", "--json"), ("svg_path", "--svg"), "the SVG image is of the tables")
     check_rank(ctx, rank, leaves_path)
     require(ctx, ("endgame_time_limit", "--endgame-time-limit"), ("endgame", "--endgame"))
-    for name in ("sim_candidates", "sim_plies", "sim_iterations", "sim_time_limit", "seed"):
+    for name in ("sim_candidates", "sim_plies", "sim_iterations", "sim_time_limit", "seed", "jobs"):
         require(ctx, (name, "--" + name.replace("_", "-")), ("sim", "--sim"))
     if sim and rank == "score":
         raise click.UsageError("--sim cannot be used with --rank score: the play-outs choose each move by equity", ctx)
@@ -181,14 +192,18 @@ def review(
 
     budget = None
     if sim:
+        from solver_cli.games import workers
         from solver_cli.games.selfplay import random_seed
 
+        used = workers.capped_jobs(jobs, MAX_ITERATIONS)
+        note_jobs(jobs, used, MAX_ITERATIONS, "iterations")
         budget = SimBudget(
             candidates=sim_candidates,
             plies=sim_plies,
             iterations=sim_iterations or (None if sim_time_limit is not None else DEFAULT_SIM_ITERATIONS),
             time_limit=sim_time_limit,
             seed=random_seed() if seed is None else seed,
+            jobs=used,
         )
     interrupted = False
 

@@ -151,7 +151,7 @@ class SimBudget:
     """How each turn is simulated: the ``candidates`` best by equity, ``plies`` replies,
     until ``iterations`` are done or ``time_limit`` seconds have passed (at least one), a
     candidate behind at ``stop`` percent confidence dropped (None: never), draws seeded by
-    ``seed``."""
+    ``seed``, on ``jobs`` worker processes (the same figures whatever ``jobs``)."""
 
     candidates: int = 5
     plies: int = 2
@@ -159,6 +159,7 @@ class SimBudget:
     time_limit: float | None = None
     stop: int | None = 99
     seed: int = 0
+    jobs: int = 1
 
 
 @dataclass(frozen=True)
@@ -612,6 +613,7 @@ def simulate_turn(
     became). None when the turn cannot be simulated: a rack not wholly known, an exchange
     whose tiles the record hides, tiles played that the rack does not hold, or a record
     holding more tiles than the set."""
+    from solver_cli.games import workers
     from solver_cli.lookahead.sim import sim_candidates, simulate
 
     if not turn.full_rack or turn.rack is None or (turn.kind == "exchange" and not turn.exchanged):
@@ -642,6 +644,8 @@ def simulate_turn(
         time_limit=budget.time_limit,
         stop=budget.stop,
         seed=budget.seed,
+        jobs=budget.jobs,
+        workers=workers if budget.jobs > 1 else None,
         spread=turn.scores[mover] - turn.scores[1 - mover],
         scoreless=min(scoreless_before(game, turn.number), rules.scoreless_turns - 1),
     )

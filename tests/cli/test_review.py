@@ -552,7 +552,24 @@ def test_review_sim_stopped_prints_the_turns_done(runner, monkeypatch):
     assert result.exit_code == 130 and "JUT(E)" in result.stdout and "OH(I)A" not in result.stdout
 
 
+def test_review_sim_gives_the_same_figures_whatever_jobs(runner):
+    """Each turn's simulation on two worker processes: the same figures as on one (the
+    simulation's draws depend on the seed, not on who plays them)."""
+
+    def figures(jobs: str) -> list[dict]:
+        args = ["review", EXAMPLE, "--sim", "--player", "bob", "--sim-iterations", "16", "--seed", "3"]
+        data = run_json(runner, *args, "--jobs", jobs)
+        turns = [t["sim"] for t in data["turns"] if "sim" in t]
+        for sim in turns:
+            sim.pop("seconds", None)
+        return turns
+
+    one = figures("1")
+    assert len(one) >= 5 and one == figures("2")
+
+
 def test_review_sim_option_errors(runner):
+    assert "--jobs (-j) applies only with --sim" in fails(runner, "review", EXAMPLE, "--jobs", "2")
     assert "--sim-iterations applies only with --sim" in fails(runner, "review", EXAMPLE, "--sim-iterations", "5")
     assert "--seed applies only with --sim" in fails(runner, "review", EXAMPLE, "--seed", "5")
     line = fails(runner, "review", EXAMPLE, "--sim", "--rank", "score")
