@@ -505,7 +505,7 @@ def peg(
     """Solve a pre-endgame, as ``scrab peg`` does: with 1 to ``max_bag`` tiles in the bag
     (at most 7), the ``top`` best moves by equity (``leaves`` as in ``solve``) and the pass,
     each played out over every way the unseen tiles can lie between the opponent's rack and
-    the bag, each game to an exactly solved endgame. ``spread`` is the mover's score less
+    the bag, each game to its end. ``spread`` is the mover's score less
     the opponent's before the move. The opponent replies at its best knowing only its own
     rack, or with ``pessimistic`` the reply worst for the mover. The moves are searched in
     stages (greedy play-outs, the best half one ply deep, the best 2 to the end or ``plies``

@@ -130,12 +130,12 @@ def peg(
 ) -> None:
     """Solve a pre-endgame: with 1 or 2 tiles in the bag (more with --max-bag), each of the
     best moves by equity and the pass, played out over every way the unseen tiles can lie
-    between the opponent's rack and the bag, each game to an exactly solved endgame.
+    between the opponent's rack and the bag, each game to its end.
 
     The moves are searched in stages (as MAGPIE): first every move by greedy play-outs,
     then the best half with endgames 1 ply deep, then the best 2 solved to the end (or
     --plies deep); the list is ranked by the stage reached, then by win rate.
-    --exhaustive solves every move to the end.
+    --exhaustive searches every move in the last stage.
 
     POSITION is anything scrab solve reads (a board file, - for standard input, a CGP
     position, a GCG game record with --turn N, whose rules, rack and spread are used).
@@ -242,7 +242,7 @@ def peg(
     else:
         print_result(result, texts, rack_text(counts), position.name)
     if interrupted:
-        raise stopped(f"{len(result.candidates)} of {result.considered} moves finished")
+        raise stopped(finished_text(result))
 
 
 def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> None:
@@ -282,14 +282,22 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     if len(result.stages) > 1:
         print_wrapped(out, "Stages: " + "; ".join(stage_text(s.plies, s.moves) for s in result.stages))
     if result.stopped == "time":
-        print_wrapped(out, f"Stopped by the time limit: {len(result.candidates)} of {result.considered} moves finished")
+        print_wrapped(out, f"Stopped by the time limit: {finished_text(result)}")
+
+
+def finished_text(result: PegResult) -> str:
+    """How far a stopped search got: the moves finished, or in stages the stage reached."""
+    if len(result.stages) > 1 and result.candidates:
+        reached = max(c.stage for c in result.candidates)
+        return f"in stage {reached} of {len(result.stages)}; each move has the figures of the last stage it finished"
+    return f"{len(result.candidates)} of {result.considered} moves finished"
 
 
 def depth_text(plies: int | None, proven: bool) -> str:
     """How deep a move's endgames were searched, for the table."""
     if proven:
         return "exact"
-    if plies is None:  # (not proven: the pass, whose reply the stages choose by play-outs)
+    if plies is None:  # (not proven: a move leaving tiles in the bag, whose reply is chosen by play-outs)
         return "to the end"
     if plies == 0:
         return "greedy play-outs"

@@ -1,5 +1,6 @@
 """The pre-endgame solver: with a few tiles in the bag, every way the unseen tiles can lie
-is played out to the end of the game, and the candidates are ranked by how often they win.
+is played out to the end of the game, and the candidates are ranked by how often they win
+(in stages: the best few to exactly solved endgames, the others by estimates; below).
 
 For each of the ``top`` candidates by equity (placements; exchanges need a fuller bag than
 a pre-endgame has) and the pass, every split of the unseen tiles into the opponent's rack
@@ -58,6 +59,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import permutations
 from math import comb
 
 from solver_cli.engine import movegen
@@ -94,8 +96,10 @@ Outcomes = list[tuple[Fraction, int]]
 class PegCandidate:
     """One candidate's result over every draw: ``wins`` counts the draws won (a draw tied
     counts half) out of ``draws``; ``spread_mean`` is the mean final spread (the game's
-    spread before the move included); ``endgames`` how many exact endgames were solved for
-    it, ``proven`` whether every one of them was proven."""
+    spread before the move included); ``endgames`` how many distinct endgames were valued
+    for it in its last stage (searched, or by greedy play-outs for a reply's choice; 0 after
+    the greedy stage), ``proven`` whether every one of them was proven (the figures are
+    then exact)."""
 
     move: Candidate
     wins: float
@@ -116,7 +120,7 @@ class Stage:
 
 @dataclass(frozen=True)
 class PegResult:
-    candidates: tuple[PegCandidate, ...]  # the finished ones, best first (win rate, then mean spread)
+    candidates: tuple[PegCandidate, ...]  # the finished ones, best first (``rank_key``)
     model: str  # BEST_REPLY or PESSIMISTIC
     bag: int  # tiles in the bag
     unseen: int  # tiles unseen by the mover (the opponent's rack and the bag)
@@ -190,7 +194,7 @@ def solve_pre_endgame(
     opponent_size = sum(unseen) - bag
     draws = comb(sum(unseen), opponent_size)
     stages = stage_plan(len(candidates), plies, exhaustive)
-    if not exhaustive:
+    if len(stages) > 1:
         # The pass's reply is chosen over some 20 replies times every split: at each stage's
         # depth that would cost as much as all the other candidates together.
         search.choice_plies = GREEDY
@@ -198,8 +202,7 @@ def solve_pre_endgame(
     stopped: str | None = None
 
     def ranked() -> list[int]:
-        # the deepest stage first, then win rate and mean spread; ties stay in equity order
-        return sorted(finished, key=lambda i: (-finished[i].stage, -finished[i].win_rate, -finished[i].spread_mean, i))
+        return sorted(finished, key=lambda i: rank_key(finished[i], i, len(stages)))
 
     def result() -> PegResult:
         return PegResult(
@@ -222,7 +225,9 @@ def solve_pre_endgame(
             entering = list(range(len(candidates))) if number == 1 else ranked()[: stage.moves]
             search.plies = stage.plies
             if stage.plies == GREEDY:
-                for i, found in enumerate(search.greedy(candidates, rack, unseen, opponent_size, spread, scoreless)):
+                for i, found in enumerate(
+                    search.greedy(candidates, rack, unseen, opponent_size, bag, spread, scoreless)
+                ):
                     finished[i] = found
                     done += 1
                     if progress is not None:
@@ -248,10 +253,19 @@ def solve_pre_endgame(
     return result()
 
 
+def rank_key(candidate: PegCandidate, index: int, stages: int) -> tuple[int, float, float, int]:
+    """The order of the results: the deepest stage first, a proven candidate counting as
+    the last stage's (its figures are exact, however early); then win rate and mean spread;
+    ties in equity order (``index``)."""
+    depth = stages if candidate.proven else candidate.stage
+    return (-depth, -candidate.win_rate, -candidate.spread_mean, index)
+
+
 def stage_plan(candidates: int, plies: int | None = None, exhaustive: bool = False) -> tuple[Stage, ...]:
     """The stages for ``candidates`` moves: greedy play-outs for all, endgames one ply deep
-    for the best half (when that is more than ``MIN_KEEP``), then the last stage for the
-    best ``MIN_KEEP``, ``plies`` deep (None: to the end)."""
+    for the best half (when that is more than ``MIN_KEEP`` and ``plies`` is not 1), then the
+    last stage for the best ``MIN_KEEP``, ``plies`` deep (None: to the end). One stage for
+    every move with ``exhaustive`` or at most ``MIN_KEEP`` moves."""
     if exhaustive or candidates <= MIN_KEEP:
         return (Stage(plies, candidates),)
     plan = [Stage(GREEDY, candidates)]
@@ -318,9 +332,10 @@ class _Search:
     started: float
     plies: int | None = None  # the depth of the endgames searched now; None: to the end
     choice_plies: int | None = None  # the depth the opponent model's reply is chosen at; None: plies
-    # Endgames already solved: (squares, mover, opponent, scoreless) -> (value, proven, plies);
-    # a proven value serves at any depth, an estimate only at its own.
-    solved: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], tuple[int, bool, int | None]] = field(
+    # Endgames valued so far, by (squares, mover, opponent, scoreless): a proven value serves
+    # at any depth (``exact``), an estimate at its own (``estimates``, keyed with the plies).
+    exact: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], int] = field(default_factory=dict)
+    estimates: dict[tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], int | None], int] = field(
         default_factory=dict
     )
     used: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = field(default_factory=set)
@@ -376,12 +391,15 @@ class _Search:
         rack: list[int],
         unseen: list[int],
         opponent_size: int,
+        bag_size: int,
         spread: int,
         scoreless: int,
     ) -> list[PegCandidate]:
-        """Every candidate's estimate by greedy play: in each split, the candidate and then
-        both sides' best moves by equity to the end of the game (the bag drawn in code
-        order), scored as played."""
+        """Every candidate's estimate by greedy play: in each split and each order the bag
+        can be drawn in (equally likely), the candidate and then both sides' best moves by
+        equity to the end of the game, scored as played (a play-out still going after
+        ``GREEDY_REPLIES`` replies, which takes single tiles and passes, is scored as far
+        as it went)."""
         leaves = self.leaves if self.leaves is not None else LeaveTable.zeros()
         packed = pack_candidates(moves)
         live = list(range(len(moves)))
@@ -390,15 +408,20 @@ class _Search:
         total = [Fraction(0)] * len(moves)
         weight = 0
         for opponent, bag, ways in _splits(unseen, opponent_size):
-            order = [code for code, n in enumerate(bag) for _ in range(n)]
-            outcomes = play_outs(
-                self.board, rack, self.gaddag, self.rules, leaves, moves, packed, live, opponent, order,
-                0, GREEDY_REPLIES, scoreless, engine,
-            )  # fmt: skip
+            tiles = [code for code, n in enumerate(bag) for _ in range(n)]
+            orders = sorted(set(permutations(tiles, bag_size)))
+            for order in orders:
+                if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
+                    raise _OutOfTime
+                outcomes = play_outs(
+                    self.board, rack, self.gaddag, self.rules, leaves, moves, packed, live, opponent, list(order),
+                    0, GREEDY_REPLIES, scoreless, engine,
+                )  # fmt: skip
+                share = Fraction(ways, len(orders))
+                for k, outcome in enumerate(outcomes):
+                    wins[k] += share * _points(spread + outcome.points)
+                    total[k] += share * (spread + outcome.points)
             weight += ways
-            for k, outcome in enumerate(outcomes):
-                wins[k] += ways * _points(spread + outcome.points)
-                total[k] += ways * (spread + outcome.points)
         return [
             PegCandidate(m, float(w), weight, float(w / weight), float(t / weight), 0, False, 1, GREEDY)
             for m, w, t in zip(moves, wins, total, strict=True)
@@ -521,19 +544,23 @@ class _Search:
         valued once a depth; a proven value serves at any depth)."""
         key = (tuple(board.squares), tuple(mover), tuple(opponent), scoreless)
         self.used.add(key)
-        known = self.solved.get(key)
-        if known is None or not (known[1] or known[2] == self.plies):
+        value = self.exact.get(key)
+        if value is not None:
+            return value
+        value = self.estimates.get((key, self.plies))
+        if value is None:
             if self.plies == GREEDY:
-                known = (self.greedy_endgame(board, mover, opponent, scoreless), False, GREEDY)
+                value = self.greedy_endgame(board, mover, opponent, scoreless)
             else:
-                known = self.search_endgame(board, mover, opponent, scoreless)
-            self.solved[key] = known
-        self.proven = self.proven and known[1]
-        return known[0]
+                value, proven = self.search_endgame(board, mover, opponent, scoreless)
+                if proven:
+                    self.exact[key] = value
+                    return value
+            self.estimates[(key, self.plies)] = value
+        self.proven = False
+        return value
 
-    def search_endgame(
-        self, board: Board, mover: list[int], opponent: list[int], scoreless: int
-    ) -> tuple[int, bool, int | None]:
+    def search_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> tuple[int, bool]:
         remaining = None
         if self.time_limit is not None:
             remaining = self.time_limit - (time.perf_counter() - self.started)
@@ -554,7 +581,7 @@ class _Search:
         )
         if found.stopped == TIME:
             raise _OutOfTime
-        return found.value, found.proven, self.plies
+        return found.value, found.proven
 
 
 def _played(board: Board, rack: list[int], move: Candidate) -> tuple[Board, list[int]]:

@@ -158,3 +158,19 @@ def test_the_searched_column_names_each_depth():
         "2 moves 1 ply deep",
         "2 moves 5 plies deep",
     ]
+
+
+def test_a_stopped_search_names_the_stage_it_reached():
+    from solver_cli.cli.peg import finished_text
+    from solver_cli.lookahead.peg import GREEDY, PASS_MOVE, PegCandidate, PegResult, Stage
+
+    def result(stages, *reached):
+        moves = tuple(PegCandidate(PASS_MOVE, 0, 3, 0.0, 0.0, 0, False, s, None) for s in reached)
+        return PegResult(moves, "best reply", 1, 3, 3, 0, 5, "time", 1.0, stages)
+
+    staged = (Stage(GREEDY, 5), Stage(1, 3), Stage(None, 2))
+    assert finished_text(result(staged, 2, 2, 1, 1, 1)) == (
+        "in stage 2 of 3; each move has the figures of the last stage it finished"
+    )
+    assert finished_text(result(staged)) == "0 of 5 moves finished"
+    assert finished_text(result((Stage(None, 5),), 1, 1)) == "2 of 5 moves finished"

@@ -197,6 +197,81 @@ def test_the_greedy_pass_plays_every_split_out_by_equity(engine):
         assert c.spread_mean == pytest.approx(total / 3), c.move
 
 
+def test_with_two_in_the_bag_the_greedy_pass_weighs_every_deal_and_draw_order(engine):
+    """Two tiles in the bag, two of the four unseen alike: the greedy figures are the mean
+    over every deal of the four tiles told apart (24 orders: the opponent's two, then the
+    bag in the order drawn), worked here without the solver's splits and weights."""
+    from itertools import permutations
+
+    gaddag = build_gaddag(sorted(AT_WORDS))
+    rules = tiny_rules("AT" + "XT" + "ZAII")
+    rack = parse_rack("XT", 2)
+    result = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=1, top=4, max_bag=2)
+    greedy = [c for c in result.candidates if c.plies == GREEDY]
+    assert result.bag == 2 and greedy
+    for c in greedy:
+        wins = total = 0.0
+        deals = list(permutations("ZAII"))
+        for deal in deals:
+            opponent = parse_rack("".join(deal[:2]), 2)
+            outcome = play_out(
+                AT_BOARD, rack, gaddag, rules, LeaveTable.zeros(), c.move, opponent, [CODE[t] for t in deal[2:]], 0,
+                GREEDY_REPLIES, 0, "python",
+            )  # fmt: skip
+            final = 1 + outcome.points
+            wins += 1 if final > 0 else 0.5 if final == 0 else 0
+            total += final
+        assert c.draws == comb(4, 2)
+        assert c.wins == pytest.approx(wins / len(deals) * c.draws), c.move
+        assert c.spread_mean == pytest.approx(total / len(deals)), c.move
+
+
+def test_a_proven_move_ranks_with_the_last_stage():
+    """Exact figures compete with the last stage's, however early they were proven; an
+    estimate ranks by the stage that made it."""
+    from solver_cli.lookahead.peg import PASS_MOVE, PegCandidate, rank_key
+
+    def candidate(win_rate, stage, proven):
+        return PegCandidate(PASS_MOVE, 0, 1, win_rate, 0.0, 1, proven, stage, 1)
+
+    early_exact, late, late_better, early_estimate = (
+        candidate(0.9, 2, True),
+        candidate(0.5, 3, False),
+        candidate(0.7, 3, True),
+        candidate(1.0, 2, False),
+    )
+    order = sorted(
+        enumerate([late, early_estimate, early_exact, late_better]), key=lambda item: rank_key(item[1], item[0], 3)
+    )
+    assert [c for _, c in order] == [early_exact, late_better, late, early_estimate]
+
+
+def test_in_stages_the_opponents_reply_is_chosen_by_play_outs(monkeypatch):
+    """The pass, searched to the end in a later stage: its reply chosen by greedy play-outs
+    (so its figures are not marked exact); exhaustively, by searched endgames (exact)."""
+    from solver_cli.lookahead import peg
+
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    calls = []
+    original = peg._Search.greedy_endgame
+
+    def counted(self, *args):
+        calls.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(peg._Search, "greedy_endgame", counted)
+    monkeypatch.setattr(peg, "stage_plan", lambda n, plies=None, exhaustive=False: (Stage(GREEDY, n), Stage(None, n)))
+    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4)
+    passing = next(c for c in staged.candidates if c.move.kind == PASS)
+    assert calls and passing.stage == 2 and not passing.proven
+    assert all(c.proven for c in staged.candidates if c.move.kind == PLACE)
+    monkeypatch.setattr(peg, "stage_plan", lambda n, plies=None, exhaustive=False: (Stage(None, n),))
+    calls.clear()
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4, exhaustive=True)
+    assert not calls and all(c.proven for c in full.candidates)
+
+
 def test_ctrl_c_in_a_later_stage_keeps_every_move_with_its_last_figures():
     gaddag, rules = at_world()
     stages = []
