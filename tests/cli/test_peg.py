@@ -17,22 +17,27 @@ LAYOUT = ("T.d.T", ".D.D.", "d.D.d", ".D.D.", "T.d.T")
 VALUES = {"A": 1, "E": 1, "Z": 10}
 
 
+def five_world(tmp_path, counts: dict[str, int], words: str, row: str, rack: str) -> list[str]:
+    """(rules file, word list, board file) for a 5x5 board whose bag holds ``counts``,
+    ``row`` its middle row, and the arguments that load them with ``rack``."""
+    tiles = "\n".join(f'"{ch}" = [{counts.get(ch, 0)}, {VALUES.get(ch, 1)}]' for ch in [*LETTERS, "?"])
+    layout = ", ".join(f'"{line}"' for line in LAYOUT)
+    rules = tmp_path / "five.toml"
+    rules.write_text(f'name = "five"\nrack_size = 2\ncentre = "C3"\nlayout = [{layout}]\n[tiles]\n{tiles}\n')
+    word_list = tmp_path / "words.txt"
+    word_list.write_text(words)
+    board = tmp_path / "board.txt"
+    board.write_text(f".....\n.....\n{row}\n.....\n.....\n")
+    return [str(board), "--rack", rack, "--rules", str(rules), "--lexicon", str(word_list)]
+
+
 @pytest.fixture
 def za_world(tmp_path):
-    """(rules file, word list, board file) with A on the board, ZE on our rack and Z E E
-    unseen (one in the bag); ``extra`` more Es put that many more tiles in the bag."""
+    """A on the board, ZE on our rack and Z E E unseen (one in the bag); ``extra`` more Es
+    put that many more tiles in the bag."""
 
     def make(extra: int = 0, unseen_e: int = 2) -> list[str]:
-        counts = {"A": 1, "Z": 2, "E": 1 + unseen_e + extra}
-        tiles = "\n".join(f'"{ch}" = [{counts.get(ch, 0)}, {VALUES.get(ch, 1)}]' for ch in [*LETTERS, "?"])
-        layout = ", ".join(f'"{row}"' for row in LAYOUT)
-        rules = tmp_path / "five.toml"
-        rules.write_text(f'name = "five"\nrack_size = 2\ncentre = "C3"\nlayout = [{layout}]\n[tiles]\n{tiles}\n')
-        words = tmp_path / "za.txt"
-        words.write_text("ZA\n")
-        board = tmp_path / "board.txt"
-        board.write_text(".....\n.....\nA....\n.....\n.....\n")
-        return [str(board), "--rack", "ZE", "--rules", str(rules), "--lexicon", str(words)]
+        return five_world(tmp_path, {"A": 1, "Z": 2, "E": 1 + unseen_e + extra}, "ZA\n", "A....", "ZE")
 
     return make
 
@@ -42,15 +47,8 @@ def at_world(tmp_path):
     """Four plays and the pass from XT (tests/lookahead/test_peg.py's AT world): enough
     moves for the stages to drop some."""
     counts = {"A": 2, "T": 2, "X": 1, "Z": 1, "I": 1}
-    tiles = "\n".join(f'"{ch}" = [{counts.get(ch, 0)}, {VALUES.get(ch, 1)}]' for ch in [*LETTERS, "?"])
-    layout = ", ".join(f'"{row}"' for row in LAYOUT)
-    rules = tmp_path / "five.toml"
-    rules.write_text(f'name = "five"\nrack_size = 2\ncentre = "C3"\nlayout = [{layout}]\n[tiles]\n{tiles}\n')
-    words = tmp_path / "at.txt"
-    words.write_text("AT\nTA\nZA\nAX\nXI\nTAX\nZAX\n")
-    board = tmp_path / "board.txt"
-    board.write_text(".....\n.....\n.AT..\n.....\n.....\n")
-    return [str(board), "--rack", "XT", "--rules", str(rules), "--lexicon", str(words), "--top", "4", "--spread", "3"]
+    words = "AT\nTA\nZA\nAX\nXI\nTAX\nZAX\n"
+    return [*five_world(tmp_path, counts, words, ".AT..", "XT"), "--top", "4", "--spread", "3"]
 
 
 def test_the_stages_in_json_and_in_the_table(at_world):
