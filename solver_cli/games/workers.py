@@ -148,6 +148,13 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     doing is abandoned) and waited for, so none outlives the caller."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it)
+    calls = getattr(pool, "_call_queue", None)
+    if calls is not None:
+        # Tasks still in the call queue's pipe are abandoned with the workers: without this,
+        # its feeder thread, blocked writing to a pipe no one reads any more, is joined at
+        # exit and the process hangs (CPython 3.11.2, Debian 12's: SIGTERM left training
+        # hung in terminate_broken's join_executor_internals).
+        calls.cancel_join_thread()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
