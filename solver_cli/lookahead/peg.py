@@ -340,6 +340,23 @@ class _Search:
     )
     used: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = field(default_factory=set)
     proven: bool = True
+    # The greedy play-outs' leave table and engine, settled once: a fresh zero table would
+    # be checked and copied for the native loop at every play-out.
+    play_leaves: LeaveTable = field(init=False)
+    play_engine: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.play_leaves = self.leaves if self.leaves is not None else LeaveTable.zeros()
+        self.play_engine = self.engine if self.engine is not None else movegen.chosen_engine()
+
+    def remaining(self) -> float | None:
+        """Seconds left of the time limit (None: no limit); ``_OutOfTime`` when none are."""
+        if self.time_limit is None:
+            return None
+        left = self.time_limit - (time.perf_counter() - self.started)
+        if left <= 0:
+            raise _OutOfTime
+        return left
 
     # --- the candidates ------------------------------------------------------------------
 
@@ -400,10 +417,8 @@ class _Search:
         equity to the end of the game, scored as played (a play-out still going after
         ``GREEDY_REPLIES`` replies, which takes single tiles and passes, is scored as far
         as it went)."""
-        leaves = self.leaves if self.leaves is not None else LeaveTable.zeros()
         packed = pack_candidates(moves)
         live = list(range(len(moves)))
-        engine = self.engine if self.engine is not None else movegen.chosen_engine()
         wins = [Fraction(0)] * len(moves)
         total = [Fraction(0)] * len(moves)
         weight = 0
@@ -411,11 +426,10 @@ class _Search:
             tiles = [code for code, n in enumerate(bag) for _ in range(n)]
             orders = sorted(set(permutations(tiles, bag_size)))
             for order in orders:
-                if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
-                    raise _OutOfTime
+                self.remaining()
                 outcomes = play_outs(
-                    self.board, rack, self.gaddag, self.rules, leaves, moves, packed, live, opponent, list(order),
-                    0, GREEDY_REPLIES, scoreless, engine,
+                    self.board, rack, self.gaddag, self.rules, self.play_leaves, moves, packed, live, opponent,
+                    list(order), 0, GREEDY_REPLIES, scoreless, self.play_engine,
                 )  # fmt: skip
                 share = Fraction(ways, len(orders))
                 for k, outcome in enumerate(outcomes):
@@ -430,14 +444,12 @@ class _Search:
     def greedy_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> int:
         """The endgame's value from ``mover``'s side by greedy play: both sides' best moves by
         equity to the end of the game, as the greedy pass plays them."""
-        leaves = self.leaves if self.leaves is not None else LeaveTable.zeros()
-        valuation = Valuation(leaves, bag=0, opponent=_face(opponent, self.rules.values), passes=True)
+        valuation = Valuation(self.play_leaves, bag=0, opponent=_face(opponent, self.rules.values), passes=True)
         _, ranked = ranked_moves(board, mover, self.gaddag, self.rules, keep=1, valuation=valuation, engine=self.engine)
         first = ranked[0] if ranked else PASS_MOVE
-        engine = self.engine if self.engine is not None else movegen.chosen_engine()
         outcome = play_outs(
-            board, mover, self.gaddag, self.rules, leaves, [first], pack_candidates([first]), [0], opponent, [],
-            0, GREEDY_REPLIES, scoreless, engine,
+            board, mover, self.gaddag, self.rules, self.play_leaves, [first], pack_candidates([first]), [0],
+            opponent, [], 0, GREEDY_REPLIES, scoreless, self.play_engine,
         )[0]  # fmt: skip
         return outcome.points
 
@@ -561,11 +573,6 @@ class _Search:
         return value
 
     def search_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> tuple[int, bool]:
-        remaining = None
-        if self.time_limit is not None:
-            remaining = self.time_limit - (time.perf_counter() - self.started)
-            if remaining <= 0:
-                raise _OutOfTime
         found = endgame.solve_endgame(
             board,
             mover,
@@ -574,7 +581,7 @@ class _Search:
             self.rules,
             scoreless=scoreless,
             plies=self.plies,
-            time_limit=remaining,
+            time_limit=self.remaining(),
             tt_mb=self.tt_mb,
             engine=self.engine,
             prune=False,  # (the gaddag is pruned for every tile in play already)
