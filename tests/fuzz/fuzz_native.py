@@ -15,6 +15,9 @@ Each target decodes its bytes into the C functions' arguments and checks what mu
   to ``keep`` as asked; the moves are the Python engine's (``_movegen_py.generate_moves``),
   the same moves with the same scores, and on a real GADDAG every word they form is in the
   word list.
+- ``rollout``: the simulation's native play-outs on fuzzed word lists, boards, rule sets,
+  racks, bags and leave tables give the twin's outcomes (their replies skip anchors by a
+  bound on their moves' equity; the twin's take the move generator's best move).
 - ``build``: raw bytes, or a sorted word list, with size limits. The C builder refuses
   (ValueError) exactly the texts that are not sorted, unique words of 1 to 64 letters A-Z,
   stops at a size limit (LimitError) exactly where the Python builder does, and otherwise
@@ -389,6 +392,76 @@ def fuzz_wordprune(data: bytes) -> None:
     gaddag = Gaddag(real.nodes, real.root, real.dawg_root, 0, 0)
     board = Board(rules.rows, rules.cols, list(squares))
     assert wordprune.possible_words(board, tiles, gaddag, "python") == native
+
+
+# ------------------------------------------------------------------------------ rollout
+
+
+@functools.lru_cache(maxsize=4)
+def _leave_table(kind: int):  # -> LeaveTable
+    """No leave values, small ones, or ones so wide that replies exchange and pass."""
+    from solver_cli.engine.leaves import TABLE_SIZE, LeaveTable
+
+    rng = random.Random(kind)
+    spread = (0, 600, 30_000, 3_000)[kind]
+    return LeaveTable(array("h", (rng.randrange(-spread, spread + 1) for _ in range(TABLE_SIZE))), f"fuzz-{kind}")
+
+
+def _tiles(src: Source, most: int) -> list[int]:
+    rack = [0] * 27
+    for _ in range(src.below(most + 1)):
+        rack[0 if src.chance(2) else ord(COMMON[src.below(26) if src.chance(4) else src.below(10)]) - 64] += 1
+    return rack
+
+
+@target(_movegen_seeds)
+def fuzz_rollout(data: bytes) -> None:
+    """The simulation's native play-outs (native/rollout.c), whose replies walk the anchors
+    best bound first and skip those whose bound cannot beat the best found (movegen.c's
+    generate_best), on fuzzed word lists, boards, rule sets (any size, multipliers, values,
+    rack size and bingo bonus), racks, bags and leave tables: every outcome is the twin's,
+    whose replies are the move generator's best move, found without any bound."""
+    from solver_cli.engine.board import Board
+    from solver_cli.engine.movegen import EXCHANGE, PASS, Candidate
+    from solver_cli.lookahead import rollout, sim
+
+    src = Source(data)
+    words = _word_list(src)
+    gaddag = _python_gaddag(tuple(words))
+    rules, layout_ok = _rules(src)
+    if not layout_ok:
+        return
+    squares, board_ok = _board(src, rules, words)
+    if not board_ok:
+        return
+    size = min(rules.rack_size, MAX_RACK)
+    rack, opponent, bag = _tiles(src, size), _tiles(src, size), _tiles(src, 2 * size)
+    if src.chance(6):  # the reply can play out its whole rack, a word of the list: a bingo
+        word = words[src.below(len(words))]
+        rules = replace(rules, rack_size=len(word))
+        opponent = [0] * 27
+        for ch in word:
+            opponent[0 if src.chance(1) else ord(ch) - 64] += 1
+    if src.chance(3):
+        bag = [0] * 27  # the bag empty: the replies rank by the end-of-game adjustments
+    rules = replace(rules, exchange_max=min(rules.exchange_max, rules.rack_size))  # as a rule file must
+    bag_order = [code for code, n in enumerate(bag) for _ in range(n)]
+    random.Random(src.byte()).shuffle(bag_order)
+    leaves = _leave_table(src.below(4))
+    board = Board(rules.rows, rules.cols, list(squares))
+    found = sim.sim_candidates(board, rack, gaddag, rules, leaves, 1 + src.below(4))
+    allowed = rollout.exchange_allowed(rules, len(bag_order))  # a candidate exchange, as sim allows
+    found = [c for c in found if c.kind != EXCHANGE or len(c.codes) <= allowed]
+    candidates = list(dict.fromkeys([*found, Candidate(0, 0, PASS, False, 0, 0, ())]))
+    plies, scoreless, seed = 1 + src.below(4), src.below(rules.scoreless_turns), src.below(65536)
+    live = range(len(candidates))
+    args = (board, rack, gaddag, rules, leaves)
+    native = rollout.play_outs(
+        *args, candidates, rollout.pack_candidates(candidates), live, opponent, bag_order, seed, plies, scoreless,
+        "native",
+    )  # fmt: skip
+    twin = [rollout.play_out(*args, c, opponent, bag_order, seed, plies, scoreless, "native") for c in candidates]
+    assert native == twin, (native, twin)
 
 
 # ------------------------------------------------------------------------------ build

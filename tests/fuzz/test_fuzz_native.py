@@ -101,6 +101,20 @@ def test_a_native_move_generator_that_differs_from_the_python_twin_is_caught(mon
     fails_on_some_input("movegen")
 
 
+def test_native_play_outs_that_differ_from_the_twin_are_caught(monkeypatch):
+    """A native play-out one point off for the mover (as a reply missed by a bound would
+    make it) fails the rollout target."""
+    from solver_cli.engine import _movegen_c
+
+    rollout = _movegen_c.rollout
+
+    def one_point_off(*args):
+        return [(points + 1, *rest) for points, *rest in rollout(*args)]
+
+    monkeypatch.setattr(_movegen_c, "rollout", one_point_off)
+    fails_on_some_input("rollout")
+
+
 def _codes(word: str) -> tuple[int, ...]:
     return tuple(ord(ch) - 64 if ch.isupper() else (ord(ch) - 96) | 32 for ch in word)
 

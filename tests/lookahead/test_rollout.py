@@ -9,6 +9,7 @@ import random
 from array import array
 
 import pytest
+from soak import soak
 
 from solver_cli.engine import movegen
 from solver_cli.engine.alphabet import parse_rack
@@ -18,6 +19,7 @@ from solver_cli.engine.movegen import EXCHANGE, PASS, Candidate
 from solver_cli.engine.rules import load_rules
 from solver_cli.engine.unseen import unseen_tiles
 from solver_cli.errors import InputError
+from solver_cli.formats.leavefile import table_for
 from solver_cli.lookahead import rollout, sim
 from solver_cli.lookahead.rollout import Outcome, SplitMix64, pack_candidates, play_out, play_outs
 
@@ -201,6 +203,28 @@ def test_the_native_loop_and_the_twin_give_the_same_outcomes(small_gaddag, monke
         seen["factors_ended"] += factors and any(o.ended for o in native)
     assert min(seen.values()) >= 10, seen
     assert len(shuffles) >= 20  # the twin reshuffled after exchanges (the native loop then had to as well)
+
+
+@needs_native
+@pytest.mark.parametrize("count", [120, pytest.param(1200, marks=soak)])
+def test_the_native_loop_and_the_twin_agree_on_the_full_word_list(full_lexicon, count):
+    """The native loop's replies skip whole anchors by a bound on their moves' equity (walked
+    best bound first): on the full word list, whose racks bingo and whose boards are open,
+    with the shipped leave tables, every outcome is still the twin's, which takes its replies
+    from the move generator's best move without any bound."""
+    gaddag = full_lexicon.gaddag
+    for n, (rules, board, rack, opponent, plies, scoreless) in enumerate(_positions(gaddag, count, seed=41)):
+        plies = min(plies, 4)
+        leaves, _note = table_for(rules.name, "kjxqz")
+        candidates = _candidates(board, rack, gaddag, rules, leaves)
+        them, bag, seed = _iteration(rules, board, rack, gaddag, leaves, opponent, n)
+        live = range(len(candidates))
+        args = (board, rack, gaddag, rules, leaves)
+        native = play_outs(
+            *args, candidates, pack_candidates(candidates), live, them, bag, seed, plies, scoreless, "native"
+        )
+        twin = [play_out(*args, candidates[i], them, bag, seed, plies, scoreless, "native") for i in live]
+        assert native == twin, f"position {n}: {rules.name}, plies {plies}, rack {rack}\n{board.to_text()}"
 
 
 @needs_native

@@ -18,6 +18,11 @@
  * (26 squares a side, letter values <= 1000, multipliers <= 4, racks <= 20 tiles) the largest
  * score is below 2^57, so no sum or product overflows.
  *
+ * The simulation's replies want only the best move (rollout.c sets G->shadow): then every
+ * anchor's moves are bounded before any is walked, and the anchors are walked best bound
+ * first until none left can beat the best found (generate_best, below). Ranks are a total
+ * order (records.c's rank_cmp), so the move found is the one the full walk finds.
+ *
  * Blanks are tried for every letter the square allows (the Python twin walks each placement
  * once and lists the blank choices afterwards; both give the same moves).
  */
@@ -371,77 +376,306 @@ void cross_check_square(const Gen *G, const uint8_t *sq, int down, int i, uint32
     cross_check_at(G->layout, sq, G->g, G->root, G->dawg_root, down, i, letters, mask, score);
 }
 
+/* Set up line `line` of direction `down` (across: a row, down: a column) in G: its tiles, its
+ * anchors and each square's checks and multipliers. 0 when it has no anchor (then G is unchanged). */
+static int setup_line(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks, const int64_t *scores,
+                      int down, int line) {
+    const LayoutObject *L = G->layout;
+    int cols = L->cols;
+    int n = down ? L->rows : cols;
+    int index[MAX_SIDE];
+    int any_anchor = 0;
+    for (int p = 0; p < n; p++) {
+        index[p] = down ? p * cols + line : line * cols + p;
+        any_anchor |= anchor[index[p]];
+    }
+    if (!any_anchor) {
+        return 0;
+    }
+    G->down = down;
+    G->line = line;
+    G->n = n;
+    int run_end[MAX_SIDE + 1];
+    run_end[n] = n;
+    for (int p = n - 1; p >= 0; p--) {
+        uint8_t t = sq[index[p]];
+        G->tiles[p] = t;
+        G->strip[p] = t;
+        G->face[p] = (t && !(t & BLANK_BIT)) ? L->values[t] : 0;
+        run_end[p] = t ? run_end[p + 1] : p;
+    }
+    for (int p = 0; p < n; p++) {
+        int i = index[p];
+        Square *s = &G->sq[p];
+        int64_t wm = L->wm[i];
+        G->is_anchor[p] = anchor[i];
+        s->check = masks[i];
+        s->lm = L->lm[i];
+        s->wm = wm;
+        s->base = scores[i] >= 0 ? scores[i] * wm : 0;
+        s->xm = scores[i] >= 0 ? wm : 0;
+        /* The left part may not fill an earlier anchor: each move comes from its leftmost. */
+        int left_open = p > 0 && !G->tiles[p - 1] && !anchor[index[p - 1]];
+        s->left_check = left_open ? masks[index[p - 1]] : 0;
+        s->tile_on_left = p > 0 && G->tiles[p - 1];
+        s->single_elsewhere = down && scores[i] >= 0;
+        int end = p + 1 < n ? run_end[p + 1] : n;
+        s->end = (uint8_t)end;
+        s->next_check = end < n ? masks[index[end]] : 0;
+    }
+    return 1;
+}
+
+/* Every move of the line set up in G that anchor p leads to: Gen/GoOn from the anchor. */
+static void walk_anchor(Gen *G, int p) {
+    /* Read the anchor's run of right-hand tiles backwards, from its last tile. */
+    int after_run = G->sq[p].end;
+    G->after_run = after_run;
+    G->turn_check = G->sq[p].next_check;
+    uint32_t state = G->root;
+    int64_t main = 0;
+    for (int q = after_run - 1; q > p; q--) {
+        int t = G->tiles[q] & LETTER_MASK;
+        uint32_t m = G->g[state];
+        if (!(m & ((uint32_t)1 << t))) {
+            return;
+        }
+        state = CHILD(G->g, state, m, t);
+        main += G->face[q];
+    }
+    gen_left(G, p, state, main, 1, 0, 0);
+}
+
 static void generate_direction(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks,
                                const int64_t *scores, int down) {
-    const LayoutObject *L = G->layout;
-    int rows = L->rows, cols = L->cols;
-    int line_count = down ? cols : rows;
-    int n = down ? rows : cols;
-    G->down = down;
-    G->n = n;
+    int line_count = down ? G->layout->cols : G->layout->rows;
     for (int line = 0; line < line_count; line++) {
-        int index[MAX_SIDE];
-        int any_anchor = 0;
-        for (int p = 0; p < n; p++) {
-            index[p] = down ? p * cols + line : line * cols + p;
-            any_anchor |= anchor[index[p]];
-        }
-        if (!any_anchor) {
+        if (!setup_line(G, sq, anchor, masks, scores, down, line)) {
             continue;
         }
-        G->line = line;
-        int run_end[MAX_SIDE + 1];
-        run_end[n] = n;
-        for (int p = n - 1; p >= 0; p--) {
-            uint8_t t = sq[index[p]];
-            G->tiles[p] = t;
-            G->strip[p] = t;
-            G->face[p] = (t && !(t & BLANK_BIT)) ? L->values[t] : 0;
-            run_end[p] = t ? run_end[p + 1] : p;
+        for (int p = 0; p < G->n; p++) {
+            if (G->is_anchor[p]) {
+                walk_anchor(G, p);
+            }
         }
-        for (int p = 0; p < n; p++) {
-            int i = index[p];
-            Square *s = &G->sq[p];
-            int64_t wm = L->wm[i];
-            s->check = masks[i];
-            s->lm = L->lm[i];
-            s->wm = wm;
-            s->base = scores[i] >= 0 ? scores[i] * wm : 0;
-            s->xm = scores[i] >= 0 ? wm : 0;
-            /* The left part may not fill an earlier anchor: each move comes from its leftmost. */
-            int left_open = p > 0 && !G->tiles[p - 1] && !anchor[index[p - 1]];
-            s->left_check = left_open ? masks[index[p - 1]] : 0;
-            s->tile_on_left = p > 0 && G->tiles[p - 1];
-            s->single_elsewhere = down && scores[i] >= 0;
-            int end = p + 1 < n ? run_end[p + 1] : n;
-            s->end = (uint8_t)end;
-            s->next_check = end < n ? masks[index[end]] : 0;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Best-move searches (G->shadow): every anchor's moves are bounded before any is walked, then
+ * the anchors are walked best bound first, until none left can beat the worst move kept. This
+ * is MAGPIE's "shadow playing" in a simpler form: a bound per anchor from the squares its moves
+ * can cover, the rack's tile values and the board's multipliers, letters ignored.
+ */
+
+/* The face values of the board tiles directly right of empty square x (up to the next empty). */
+static int64_t run_after(const Gen *G, int x) {
+    int64_t sum = 0;
+    for (int q = x + 1; q < G->sq[x].end; q++) {
+        sum += G->face[q];
+    }
+    return sum;
+}
+
+/* The face values of the board tiles directly left of square x. */
+static int64_t run_before(const Gen *G, int x) {
+    int64_t sum = 0;
+    for (int q = x - 1; q >= 0 && G->tiles[q]; q--) {
+        sum += G->face[q];
+    }
+    return sum;
+}
+
+/* The highest value of a rack letter that `check` allows (0 when only a blank fits). */
+static int64_t highest_fit(const Gen *G, uint32_t check) {
+    for (int k = 0; k < G->letter_count; k++) {
+        if (check & ((uint32_t)1 << G->letters_desc[k])) {
+            return G->layout->values[G->letters_desc[k]];
         }
-        for (int p = 0; p < n; p++) {
-            if (!anchor[index[p]]) {
+    }
+    return 0;
+}
+
+/* An upper bound, in thousandths of a point, on the equity of every move walk_anchor(G, p)
+ * finds in the line set up in G: INT64_MIN when it can find none, INT64_MAX when the bound is
+ * too large to compare. A move covers p and, next to it, up to G->rack_tiles - 1 more empty
+ * squares: to the left those gen_left may enter, to the right those gen_right may (board tiles
+ * between them join the word). For each such span the score is at most the board tiles' part
+ * plus the best pairing of the rack's tile values (highest first) with the squares'
+ * coefficients (letter multiplier times the word's multiplier plus the cross-word's), and the
+ * leave term at most G->kept_cap[tiles kept]. */
+static int64_t anchor_bound(const Gen *G, int p) {
+    const Square *S = G->sq;
+    uint32_t fits = G->bits | (G->rack[0] ? ALL_LETTERS : 0);
+    if (!(S[p].check & fits)) {
+        return INT64_MIN;
+    }
+    int T = G->rack_tiles, rack_size = G->layout->rack_size;
+    int left[MAX_RACK], right[MAX_RACK], A = 0, B = 0;
+    for (int q = p; A < T - 1 && (S[q].left_check & fits); q--) {
+        left[A++] = q - 1;
+    }
+    for (int q = S[p].end; B < T - 1 && q < G->n && (S[q].check & fits); q = S[q].end) {
+        right[B++] = q;
+    }
+    int64_t best = INT64_MIN;
+    int placed[MAX_RACK];
+    int64_t fit[MAX_RACK]; /* highest_fit of each placed square */
+    int64_t fit_p = highest_fit(G, S[p].check), fit_left[MAX_RACK];
+    for (int i = 0; i < A; i++) {
+        fit_left[i] = highest_fit(G, S[left[i]].check);
+    }
+    int64_t left_mult = S[p].wm, left_board = run_after(G, p), left_base = S[p].base;
+    for (int a = 0; a <= A; a++) {
+        if (a) {
+            left_mult *= S[left[a - 1]].wm;
+            left_base += S[left[a - 1]].base;
+        }
+        int first = a ? left[a - 1] : p;
+        int64_t mult = left_mult, board = left_board + (S[first].tile_on_left ? run_before(G, first) : 0);
+        int64_t base = left_base;
+        int k = 0;
+        fit[k] = fit_p;
+        placed[k++] = p;
+        for (int i = 0; i < a; i++) {
+            fit[k] = fit_left[i];
+            placed[k++] = left[i];
+        }
+        for (int b = 0; b <= B && a + 1 + b <= T; b++) {
+            if (b) {
+                int q = right[b - 1];
+                mult *= S[q].wm;
+                board += run_after(G, q);
+                base += S[q].base;
+                fit[k] = highest_fit(G, S[q].check);
+                placed[k++] = q;
+            }
+            /* Two bounds on the tiles' part, the lower taken: the rack's values paired with the
+             * coefficients, both highest first (any tile on any square), and each square's
+             * coefficient times the highest value of a rack letter its cross-check allows
+             * (a tile used on several squares). */
+            int64_t coef[MAX_RACK], fitted = 0;
+            for (int i = 0; i < k; i++) { /* insertion sort, highest first */
+                const Square *s = &S[placed[i]];
+                int64_t c = s->lm * (mult + s->xm);
+                fitted += c * fit[i];
+                int j = i;
+                for (; j > 0 && coef[j - 1] < c; j--) {
+                    coef[j] = coef[j - 1];
+                }
+                coef[j] = c;
+            }
+            int64_t paired = 0;
+            for (int i = 0; i < k; i++) {
+                paired += coef[i] * G->values_desc[i];
+            }
+            int64_t score = mult * board + base + (k == rack_size ? G->layout->bingo : 0);
+            score += paired < fitted ? paired : fitted;
+            if (score > DECISIVE) {
+                return INT64_MAX;
+            }
+            int64_t equity = score * 1000 + G->kept_cap[T - k];
+            best = equity > best ? equity : best;
+        }
+    }
+    return best;
+}
+
+typedef struct {
+    int64_t bound;
+    uint8_t down, line, p;
+} AnchorBound;
+
+static int bound_cmp(const void *a, const void *b) { /* highest bound first */
+    int64_t x = ((const AnchorBound *)a)->bound, y = ((const AnchorBound *)b)->bound;
+    return x > y ? -1 : x < y;
+}
+
+/* Whether no move whose equity is at most `bound` (thousandths) can enter the full heap. */
+static int bound_cannot_enter(const Gen *G, int64_t bound) {
+    const Sink *s = G->sink;
+    if (s->keep == 0 || s->count < (size_t)s->keep || bound == INT64_MAX || s->items[0].score > DECISIVE) {
+        return 0;
+    }
+    return bound < s->items[0].score * 1000 + (int64_t)s->items[0].leave;
+}
+
+static void generate_best(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2], const uint32_t *const masks[2],
+                          const int64_t *const scores[2]) {
+    AnchorBound order[2 * MAX_SQUARES];
+    size_t count = 0;
+    int T = 0;
+    for (int code = 0; code < RACK_CODES; code++) {
+        for (int k = 0; k < G->rack[code] && T < MAX_RACK; k++) {
+            int64_t v = code ? G->layout->values[code] : 0;
+            int j = T++;
+            for (; j > 0 && G->values_desc[j - 1] < v; j--) {
+                G->values_desc[j] = G->values_desc[j - 1];
+            }
+            G->values_desc[j] = v;
+        }
+    }
+    G->rack_tiles = T;
+    G->letter_count = 0;
+    for (int code = 1; code < RACK_CODES; code++) {
+        if (G->rack[code]) {
+            int j = G->letter_count++;
+            for (; j > 0 && G->layout->values[G->letters_desc[j - 1]] < G->layout->values[code]; j--) {
+                G->letters_desc[j] = G->letters_desc[j - 1];
+            }
+            G->letters_desc[j] = (uint8_t)code;
+        }
+    }
+    if (T == 0) {
+        return;
+    }
+    for (int down = 0; down < 2; down++) {
+        int line_count = down ? G->layout->cols : G->layout->rows;
+        for (int line = 0; line < line_count; line++) {
+            if (!setup_line(G, sq, anchors[down], masks[down], scores[down], down, line)) {
                 continue;
             }
-            /* Read the anchor's run of right-hand tiles backwards, from its last tile. */
-            int after_run = p + 1 < n ? run_end[p + 1] : n;
-            G->after_run = after_run;
-            G->turn_check = after_run < n ? masks[index[after_run]] : 0;
-            uint32_t state = G->root;
-            int64_t main = 0;
-            int ok = 1;
-            for (int q = after_run - 1; q > p; q--) {
-                int t = G->tiles[q] & LETTER_MASK;
-                uint32_t m = G->g[state];
-                if (!(m & ((uint32_t)1 << t))) {
-                    ok = 0;
-                    break;
-                }
-                state = CHILD(G->g, state, m, t);
-                main += G->face[q];
+            if (G->saved != NULL) {
+                SavedLine *keep = &G->saved[down * MAX_SIDE + line];
+                keep->n = G->n;
+                memcpy(keep->sq, G->sq, (size_t)G->n * sizeof(Square));
+                memcpy(keep->face, G->face, (size_t)G->n * sizeof(int64_t));
+                memcpy(keep->tiles, G->tiles, (size_t)G->n);
             }
-            if (ok) {
-                gen_left(G, p, state, main, 1, 0, 0);
+            for (int p = 0; p < G->n; p++) {
+                if (G->is_anchor[p]) {
+                    int64_t bound = anchor_bound(G, p);
+                    if (bound != INT64_MIN) {
+                        order[count++] = (AnchorBound){bound, (uint8_t)down, (uint8_t)line, (uint8_t)p};
+                    }
+                }
             }
         }
+    }
+    qsort(order, count, sizeof order[0], bound_cmp);
+    int set_down = -1, set_line = -1;
+    for (size_t k = 0; k < count; k++) {
+        const AnchorBound *e = &order[k];
+        if (bound_cannot_enter(G, e->bound)) {
+            break; /* nor can any later one: their bounds are no higher */
+        }
+        if (e->down != set_down || e->line != set_line) {
+            if (G->saved != NULL) { /* the line as the first pass set it up */
+                const SavedLine *kept = &G->saved[e->down * MAX_SIDE + e->line];
+                G->down = e->down;
+                G->line = e->line;
+                G->n = kept->n;
+                memcpy(G->sq, kept->sq, (size_t)kept->n * sizeof(Square));
+                memcpy(G->face, kept->face, (size_t)kept->n * sizeof(int64_t));
+                memcpy(G->tiles, kept->tiles, (size_t)kept->n);
+                memcpy(G->strip, kept->tiles, (size_t)kept->n);
+            } else {
+                setup_line(G, sq, anchors[e->down], masks[e->down], scores[e->down], e->down, e->line);
+            }
+            set_down = e->down;
+            set_line = e->line;
+        }
+        walk_anchor(G, e->p);
     }
 }
 
@@ -488,6 +722,11 @@ void generate_all(Gen *G, const uint8_t *sq) {
 void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *const masks[2],
                        const int64_t *const scores[2]) {
     G->mirror = 0;
+    if (G->shadow) {
+        const uint8_t *const anchors[2] = {anchor, anchor};
+        generate_best(G, sq, anchors, masks, scores);
+        return;
+    }
     for (int down = 0; down < 2; down++) {
         generate_direction(G, sq, anchor, masks[down], scores[down], down);
     }

@@ -103,17 +103,24 @@ static int zero_score_ranks_after(const Record *best, int64_t cap) {
 
 /* The largest leave term the table gives any part of `rack` (the whole rack, which a pass
  * keeps, included): a bound on every move's leave that is far tighter than the table's
- * largest value. Racks of more tiles than a table's leave and one: that largest value. */
-static int64_t rack_leave_cap(const int16_t *leaves, const uint8_t *rack, int64_t table_cap) {
-    if (leaves == NULL) {
-        return 0;
-    }
-    if (tiles(rack) > MAX_LEAVE + 1) {
-        return table_cap;
+ * largest value; and in by_kept[k] the largest for the parts of k tiles. Racks of more tiles
+ * than a table's leave and one: that largest value, for every size. */
+static int64_t rack_leave_cap(const int16_t *leaves, const uint8_t *rack, int64_t table_cap, int64_t *by_kept) {
+    if (leaves == NULL || tiles(rack) > MAX_LEAVE + 1) {
+        int64_t cap = leaves == NULL ? 0 : table_cap;
+        for (int k = 0; k <= MAX_RACK; k++) {
+            by_kept[k] = cap;
+        }
+        return cap;
     }
     uint8_t kept[RACK_CODES];
     memset(kept, 0, sizeof kept);
     int64_t most = 10 * (int64_t)leaves[leave_index(kept)];
+    int64_t sized[MAX_LEAVE + 2];
+    sized[0] = most;
+    for (int k = 1; k <= MAX_LEAVE + 1; k++) {
+        sized[k] = INT64_MIN;
+    }
     for (int size = 0;;) { /* odometer over kept[code] <= rack[code] */
         int code = 0;
         while (code < RACK_CODES && kept[code] == rack[code]) {
@@ -128,6 +135,10 @@ static int64_t rack_leave_cap(const int16_t *leaves, const uint8_t *rack, int64_
         size++;
         int64_t value = size <= MAX_LEAVE ? 10 * (int64_t)leaves[leave_index(kept)] : fallback_value(leaves, kept);
         most = value > most ? value : most;
+        sized[size] = value > sized[size] ? value : sized[size];
+    }
+    for (int k = 0; k <= MAX_RACK; k++) { /* a size no part of the rack has: never asked, bounded all the same */
+        by_kept[k] = k <= MAX_LEAVE + 1 && sized[k] != INT64_MIN ? sized[k] : most;
     }
     return most;
 }
@@ -145,9 +156,19 @@ static void best_move(Position *pos, int bag, const Game *game, Record *best) {
     /* only the best move is wanted: moves that cannot beat it are not valued (see record) */
     G->capped = 1;
     /* with the bag empty a leave term is at most going out's: the rule's factor times the opponent's rack */
-    G->leave_cap = bag ? rack_leave_cap(G->leaves, rack, game->table_cap)
-                       : pos->layout->out_factor * G->opponent * 1000;
+    if (bag) {
+        G->leave_cap = rack_leave_cap(G->leaves, rack, game->table_cap, G->kept_cap);
+    } else {
+        G->leave_cap = pos->layout->out_factor * G->opponent * 1000;
+        /* a move that keeps a tile with the bag empty is charged at least the penalty for not going out */
+        G->kept_cap[0] = G->leave_cap;
+        for (int k = 1; k <= MAX_RACK; k++) {
+            G->kept_cap[k] = G->leaves == NULL ? 0 : -NOT_OUT_PENALTY * 1000;
+        }
+    }
+    G->shadow = 1;
     pos_generate(pos, &sink);
+    G->shadow = 0;
     /* The exchanges and the pass score 0: none can beat a placement worth more than any leave
      * (the pass is always found when nothing else is). */
     if (sink.count == 0 || !zero_score_ranks_after(best, G->leave_cap)) {
@@ -459,7 +480,10 @@ PyObject *rollout(PyObject *module, PyObject *args) {
     base = malloc(sizeof(Position));
     work = malloc(sizeof(Position));
     bag_work = malloc((size_t)bag.len + 1);
-    if (G == NULL || base == NULL || work == NULL || bag_work == NULL) {
+    if (G != NULL) {
+        G->saved = malloc(2 * MAX_SIDE * sizeof(SavedLine));
+    }
+    if (G == NULL || G->saved == NULL || base == NULL || work == NULL || bag_work == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -500,6 +524,9 @@ done:
     Py_XDECREF(live);
     free(outcomes);
     free(chosen);
+    if (G != NULL) {
+        free(G->saved);
+    }
     free(G);
     free(base);
     free(work);

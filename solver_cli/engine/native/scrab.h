@@ -5,7 +5,8 @@
  *   layout.c   a rule set's board and scores, checked once (Layout)
  *   leaves.c   leave tables: indexing, values (Leaves), and the training estimates
  *   records.c  the recorder of found moves (Sink): every move, or the best `keep`, ranked
- *   movegen.c  Gordon's Gen/GoOn over the GADDAG, and the generate() entry point
+ *   movegen.c  Gordon's Gen/GoOn over the GADDAG, and the generate() entry point; for
+ *              best-move searches, anchors bounded and walked best bound first
  *   endgame*.c the exact endgame search over movegen.c's generator (endgame()): its
  *              position, search and entry point, sharing endgame.h
  *   rollout.c  the simulation's play-outs: best replies played without Python (rollout()),
@@ -187,6 +188,14 @@ typedef struct {
     uint32_t next_check;      /* right part: the cross-check of `end`, 0 past the edge */
 } Square;
 
+/* One line's set-up (movegen.c's setup_line), kept by generate_best between its two passes. */
+typedef struct {
+    Square sq[MAX_SIDE];
+    int64_t face[MAX_SIDE];
+    uint8_t tiles[MAX_SIDE];
+    int n;
+} SavedLine;
+
 typedef struct {
     const uint32_t *g;
     uint32_t root, dawg_root;
@@ -200,12 +209,23 @@ typedef struct {
     int capped;
     int64_t leave_cap;
     int mirror; /* also record each move mirrored in the diagonal (the empty symmetric board) */
+    /* best-move searches that also set `shadow` (rollout.c): anchors are bounded first and
+     * walked best bound first (movegen.c's generate_best); kept_cap[k] bounds the leave term of
+     * every move that keeps k tiles */
+    int shadow;
+    SavedLine *saved; /* room for 2 * MAX_SIDE lines (else each line is set up again to be walked) */
+    int64_t kept_cap[MAX_RACK + 1];
+    int rack_tiles;                /* set by generate_best: the rack's tiles */
+    int64_t values_desc[MAX_RACK]; /* and their values, highest first */
+    int letter_count;              /* the rack's letters (not blanks), */
+    uint8_t letters_desc[RACK_CODES]; /* highest value first */
     /* the line */
     int down, line, n;
     uint8_t tiles[MAX_SIDE];
     int64_t face[MAX_SIDE];
     Square sq[MAX_SIDE];
     uint8_t strip[MAX_SIDE]; /* the codes of the word being built, board tiles included */
+    uint8_t is_anchor[MAX_SIDE];
     int after_run;           /* the square after the anchor and the tiles that follow it */
     uint32_t turn_check;     /* its cross-check (0 past the edge) */
     /* the rack */
