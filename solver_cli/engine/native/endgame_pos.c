@@ -218,10 +218,14 @@ void pos_play(Position *pos, const Record *r, Ply *P) {
     refresh_around(pos, P->placed, P->nplaced);
     P->lines[0] = pos->touched[0];
     P->lines[1] = pos->touched[1];
+    pos->gen->cached[0] &= ~P->lines[0]; /* their set-ups are no longer what the generator keeps */
+    pos->gen->cached[1] &= ~P->lines[1];
 }
 
 void pos_unplay(Position *pos, Ply *P) {
     undo_to(pos, P->undo_mark);
+    pos->gen->cached[0] &= ~P->lines[0];
+    pos->gen->cached[1] &= ~P->lines[1];
     for (int k = P->nplaced - 1; k >= 0; k--) {
         int i = P->placed[k];
         uint8_t code = pos->sq[i];
@@ -333,17 +337,9 @@ static const Record *first_unchanged(const Position *pos, const Ply *ref, size_t
  * moves down): the generator walks only their anchors. A line's moves depend only on its
  * own squares' tiles, anchors and cross-checks, so it finds the same moves there. */
 static void generate_lines(Position *pos, const uint32_t changed[2]) {
-    const LayoutObject *L = pos->layout;
-    int cols = L->cols, n = L->rows * cols;
-    uint8_t across[MAX_SQUARES], down[MAX_SQUARES];
-    for (int i = 0; i < n; i++) {
-        across[i] = pos->anchor[i] && ((changed[0] >> (i / cols)) & 1);
-        down[i] = pos->anchor[i] && ((changed[1] >> (i % cols)) & 1);
-    }
-    const uint8_t *anchors[2] = {across, down};
     const uint32_t *masks[2] = {pos->masks[0], pos->masks[1]};
     const int64_t *scores[2] = {pos->scores[0], pos->scores[1]};
-    generate_prepared_each(pos->gen, pos->sq, anchors, masks, scores);
+    generate_prepared_lines(pos->gen, pos->sq, pos->anchor, changed, masks, scores);
 }
 
 /* The side to move's first placement in rank order into pos->best_sink (count 0: none),
@@ -455,6 +451,7 @@ int64_t pos_playout_since(Position *pos, const Ply *const refs[2], const uint32_
     int placed[2 * MAX_RACK];
     int nplaced = 0;
     int64_t total = 0, sign = 1;
+    uint32_t dirty[2] = {0, 0}; /* the lines the playout changed */
     Ply scratch;
     for (;;) {
         best_move(pos, ref[pos->me], changed[pos->me]);
@@ -475,6 +472,8 @@ int64_t pos_playout_since(Position *pos, const Ply *const refs[2], const uint32_
                 changed[p][0] |= scratch.lines[0];
                 changed[p][1] |= scratch.lines[1];
             }
+            dirty[0] |= scratch.lines[0];
+            dirty[1] |= scratch.lines[1];
             if (pos->tiles[pos->me] == 0) {
                 total += sign * (r->score + pos->out_bonus * opponent_face);
                 break;
@@ -494,6 +493,8 @@ int64_t pos_playout_since(Position *pos, const Ply *const refs[2], const uint32_
     for (int k = 0; k < nplaced; k++) {
         pos->sq[placed[k]] = 0;
     }
+    pos->gen->cached[0] &= ~dirty[0];
+    pos->gen->cached[1] &= ~dirty[1];
     memcpy(pos->rack, racks, sizeof racks);
     memcpy(pos->tiles, tiles, sizeof tiles);
     memcpy(pos->face, face, sizeof face);
@@ -534,6 +535,7 @@ void pos_init(Position *pos, Gen *G, const LayoutObject *layout, const uint8_t *
     memset(pos, 0, sizeof *pos);
     pos->letters = letters & ALL_LETTERS;
     pos->gen = G;
+    G->cached[0] = G->cached[1] = 0; /* a new board: no line's set-up is kept */
     pos->layout = layout;
     pos->best_sink.keep = 1;
     pos->best_sink.items = &pos->best_item;

@@ -181,6 +181,8 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     G->root = lexicon->root;
     G->dawg_root = lexicon->dawg_root;
     G->layout = layout;
+    /* the lines' set-ups kept between moves (without the room, each is set up every time) */
+    G->line_cache = malloc(2 * MAX_SIDE * sizeof(SavedLine));
     pos_init(&S->pos, G, layout, squares.buf, mover.buf, opponent.buf, pos_rack_letters(mover.buf, opponent.buf),
              (int)scoreless, (int)limit, out_gain + out_loss, stuck_loss);
     PyBuffer_Release(&squares);
@@ -237,6 +239,7 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     }
     free(S->ply);
     free(S->table);
+    free(S->pos.gen->line_cache);
     free(S->pos.gen);
     free(S);
     return result;

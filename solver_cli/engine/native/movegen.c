@@ -376,54 +376,125 @@ void cross_check_square(const Gen *G, const uint8_t *sq, int down, int i, uint32
     cross_check_at(G->layout, sq, G->g, G->root, G->dawg_root, down, i, letters, mask, score);
 }
 
-/* Set up line `line` of direction `down` (across: a row, down: a column) in G: its tiles, its
- * anchors and each square's checks and multipliers. 0 when it has no anchor (then G is unchanged). */
-static int setup_line(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks, const int64_t *scores,
-                      int down, int line) {
+/* Make `ln`, a line set up by setup_line, the one G walks. */
+static void use_line(Gen *G, const SavedLine *ln, int down, int line) {
+    G->down = down;
+    G->line = line;
+    G->n = ln->n;
+    G->sq = ln->sq;
+    G->tiles = ln->tiles;
+    G->face = ln->face;
+    G->is_anchor = ln->is_anchor;
+    memcpy(G->strip, ln->tiles, (size_t)ln->n);
+}
+
+/* Set up line `line` of direction `down` (across: a row, down: a column) into `into` (NULL:
+ * G's own): its tiles, its anchors and each square's checks and multipliers; then walk it.
+ * 0 when it has no anchor (into->has_anchor says the same; G is then unchanged). */
+static int setup_line(Gen *G, SavedLine *into, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks,
+                      const int64_t *scores, int down, int line) {
     const LayoutObject *L = G->layout;
     int cols = L->cols;
     int n = down ? L->rows : cols;
     int index[MAX_SIDE];
     int any_anchor = 0;
+    if (into == NULL) {
+        into = &G->own;
+    }
     for (int p = 0; p < n; p++) {
         index[p] = down ? p * cols + line : line * cols + p;
         any_anchor |= anchor[index[p]];
     }
+    into->has_anchor = any_anchor;
     if (!any_anchor) {
         return 0;
     }
-    G->down = down;
-    G->line = line;
-    G->n = n;
+    into->n = n;
+    uint8_t *tiles = into->tiles;
     int run_end[MAX_SIDE + 1];
     run_end[n] = n;
     for (int p = n - 1; p >= 0; p--) {
         uint8_t t = sq[index[p]];
-        G->tiles[p] = t;
-        G->strip[p] = t;
-        G->face[p] = (t && !(t & BLANK_BIT)) ? L->values[t] : 0;
+        tiles[p] = t;
+        into->face[p] = (t && !(t & BLANK_BIT)) ? L->values[t] : 0;
         run_end[p] = t ? run_end[p + 1] : p;
     }
     for (int p = 0; p < n; p++) {
         int i = index[p];
-        Square *s = &G->sq[p];
+        Square *s = &into->sq[p];
         int64_t wm = L->wm[i];
-        G->is_anchor[p] = anchor[i];
+        into->is_anchor[p] = anchor[i];
         s->check = masks[i];
         s->lm = L->lm[i];
         s->wm = wm;
         s->base = scores[i] >= 0 ? scores[i] * wm : 0;
         s->xm = scores[i] >= 0 ? wm : 0;
         /* The left part may not fill an earlier anchor: each move comes from its leftmost. */
-        int left_open = p > 0 && !G->tiles[p - 1] && !anchor[index[p - 1]];
+        int left_open = p > 0 && !tiles[p - 1] && !anchor[index[p - 1]];
         s->left_check = left_open ? masks[index[p - 1]] : 0;
-        s->tile_on_left = p > 0 && G->tiles[p - 1];
+        s->tile_on_left = p > 0 && tiles[p - 1];
         s->single_elsewhere = down && scores[i] >= 0;
         int end = p + 1 < n ? run_end[p + 1] : n;
         s->end = (uint8_t)end;
         s->next_check = end < n ? masks[index[end]] : 0;
     }
+    use_line(G, into, down, line);
     return 1;
+}
+
+#ifdef ENDGAME_CHECK_INCREMENTAL
+/* The check build's: a kept line's set-up is the one the line has now (else abort). */
+static void check_kept_line(Gen *G, const SavedLine *kept, const uint8_t *sq, const uint8_t *anchor,
+                            const uint32_t *masks, const int64_t *scores, int down, int line) {
+    SavedLine *fresh = malloc(sizeof *fresh);
+    const Square *was_sq = G->sq;
+    const uint8_t *was_tiles = G->tiles, *was_anchor = G->is_anchor;
+    const int64_t *was_face = G->face;
+    int was[3] = {G->down, G->line, G->n};
+    int has = setup_line(G, fresh, sq, anchor, masks, scores, down, line);
+    if (has != kept->has_anchor) {
+        abort();
+    }
+    for (int p = 0; has && p < fresh->n; p++) {
+        const Square *a = &fresh->sq[p], *b = &kept->sq[p];
+        if (fresh->n != kept->n || fresh->tiles[p] != kept->tiles[p] || fresh->face[p] != kept->face[p] ||
+            fresh->is_anchor[p] != kept->is_anchor[p] || a->check != b->check || a->lm != b->lm || a->wm != b->wm ||
+            a->base != b->base || a->xm != b->xm || a->left_check != b->left_check ||
+            a->tile_on_left != b->tile_on_left || a->single_elsewhere != b->single_elsewhere || a->end != b->end ||
+            a->next_check != b->next_check) {
+            abort();
+        }
+    }
+    free(fresh);
+    G->sq = was_sq; /* (the caller uses the kept one next) */
+    G->tiles = was_tiles;
+    G->is_anchor = was_anchor;
+    G->face = was_face;
+    G->down = was[0];
+    G->line = was[1];
+    G->n = was[2];
+}
+#endif
+
+/* setup_line, from G->line_cache when the line's set-up is kept there (and kept there after). */
+static int setup_line_cached(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks,
+                             const int64_t *scores, int down, int line) {
+    if (G->line_cache == NULL) {
+        return setup_line(G, NULL, sq, anchor, masks, scores, down, line);
+    }
+    SavedLine *kept = &G->line_cache[down * MAX_SIDE + line];
+    uint32_t bit = (uint32_t)1 << line;
+    if (G->cached[down] & bit) {
+#ifdef ENDGAME_CHECK_INCREMENTAL
+        check_kept_line(G, kept, sq, anchor, masks, scores, down, line);
+#endif
+        if (kept->has_anchor) {
+            use_line(G, kept, down, line);
+        }
+        return kept->has_anchor;
+    }
+    G->cached[down] |= bit;
+    return setup_line(G, kept, sq, anchor, masks, scores, down, line);
 }
 
 /* Every move of the line set up in G that anchor p leads to: Gen/GoOn from the anchor. */
@@ -450,7 +521,7 @@ static void generate_direction(Gen *G, const uint8_t *sq, const uint8_t *anchor,
                                const int64_t *scores, int down) {
     int line_count = down ? G->layout->cols : G->layout->rows;
     for (int line = 0; line < line_count; line++) {
-        if (!setup_line(G, sq, anchor, masks, scores, down, line)) {
+        if (!setup_line_cached(G, sq, anchor, masks, scores, down, line)) {
             continue;
         }
         for (int p = 0; p < G->n; p++) {
@@ -600,7 +671,7 @@ static int bound_cannot_enter(const Gen *G, int64_t bound) {
     return bound < s->items[0].score * 1000 + (int64_t)s->items[0].leave;
 }
 
-static void generate_best(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2], const uint32_t *const masks[2],
+static void generate_best(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *const masks[2],
                           const int64_t *const scores[2]) {
     AnchorBound order[2 * MAX_SQUARES];
     size_t count = 0;
@@ -632,15 +703,9 @@ static void generate_best(Gen *G, const uint8_t *sq, const uint8_t *const anchor
     for (int down = 0; down < 2; down++) {
         int line_count = down ? G->layout->cols : G->layout->rows;
         for (int line = 0; line < line_count; line++) {
-            if (!setup_line(G, sq, anchors[down], masks[down], scores[down], down, line)) {
+            SavedLine *keep = G->saved != NULL ? &G->saved[down * MAX_SIDE + line] : NULL;
+            if (!setup_line(G, keep, sq, anchor, masks[down], scores[down], down, line)) {
                 continue;
-            }
-            if (G->saved != NULL) {
-                SavedLine *keep = &G->saved[down * MAX_SIDE + line];
-                keep->n = G->n;
-                memcpy(keep->sq, G->sq, (size_t)G->n * sizeof(Square));
-                memcpy(keep->face, G->face, (size_t)G->n * sizeof(int64_t));
-                memcpy(keep->tiles, G->tiles, (size_t)G->n);
             }
             for (int p = 0; p < G->n; p++) {
                 if (G->is_anchor[p]) {
@@ -661,16 +726,9 @@ static void generate_best(Gen *G, const uint8_t *sq, const uint8_t *const anchor
         }
         if (e->down != set_down || e->line != set_line) {
             if (G->saved != NULL) { /* the line as the first pass set it up */
-                const SavedLine *kept = &G->saved[e->down * MAX_SIDE + e->line];
-                G->down = e->down;
-                G->line = e->line;
-                G->n = kept->n;
-                memcpy(G->sq, kept->sq, (size_t)kept->n * sizeof(Square));
-                memcpy(G->face, kept->face, (size_t)kept->n * sizeof(int64_t));
-                memcpy(G->tiles, kept->tiles, (size_t)kept->n);
-                memcpy(G->strip, kept->tiles, (size_t)kept->n);
+                use_line(G, &G->saved[e->down * MAX_SIDE + e->line], e->down, e->line);
             } else {
-                setup_line(G, sq, anchors[e->down], masks[e->down], scores[e->down], e->down, e->line);
+                setup_line(G, NULL, sq, anchor, masks[e->down], scores[e->down], e->down, e->line);
             }
             set_down = e->down;
             set_line = e->line;
@@ -723,8 +781,7 @@ void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const u
                        const int64_t *const scores[2]) {
     G->mirror = 0;
     if (G->shadow) {
-        const uint8_t *const anchors[2] = {anchor, anchor};
-        generate_best(G, sq, anchors, masks, scores);
+        generate_best(G, sq, anchor, masks, scores);
         return;
     }
     for (int down = 0; down < 2; down++) {
@@ -732,13 +789,26 @@ void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const u
     }
 }
 
-/* The endgame's: generate_prepared with an anchor array for each direction (across [0],
- * down [1]), so that it can walk only the lines a play changed. */
-void generate_prepared_each(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2], const uint32_t *const masks[2],
-                            const int64_t *const scores[2]) {
+/* The endgame's: generate_prepared on the lines whose bits are set in lines[0] (rows: the
+ * moves across) and lines[1] (columns: the moves down) only, so that it walks only the
+ * lines a play changed (in the same order as the whole board's walk). */
+void generate_prepared_lines(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t lines[2],
+                             const uint32_t *const masks[2], const int64_t *const scores[2]) {
     G->mirror = 0;
     for (int down = 0; down < 2; down++) {
-        generate_direction(G, sq, anchors[down], masks[down], scores[down], down);
+        int line_count = down ? G->layout->cols : G->layout->rows;
+        for (uint32_t left = lines[down]; left;) {
+            int line = lowest_bit(left);
+            left &= left - 1;
+            if (line >= line_count || !setup_line_cached(G, sq, anchor, masks[down], scores[down], down, line)) {
+                continue;
+            }
+            for (int p = 0; p < G->n; p++) {
+                if (G->is_anchor[p]) {
+                    walk_anchor(G, p);
+                }
+            }
+        }
     }
 }
 

@@ -188,12 +188,15 @@ typedef struct {
     uint32_t next_check;      /* right part: the cross-check of `end`, 0 past the edge */
 } Square;
 
-/* One line's set-up (movegen.c's setup_line), kept by generate_best between its two passes. */
+/* One line's set-up (movegen.c's setup_line): kept by generate_best between its two passes,
+ * and by the endgame for as long as the line stays as it was (Gen.line_cache). */
 typedef struct {
     Square sq[MAX_SIDE];
     int64_t face[MAX_SIDE];
     uint8_t tiles[MAX_SIDE];
+    uint8_t is_anchor[MAX_SIDE];
     int n;
+    int has_anchor;
 } SavedLine;
 
 typedef struct {
@@ -214,18 +217,24 @@ typedef struct {
      * every move that keeps k tiles */
     int shadow;
     SavedLine *saved; /* room for 2 * MAX_SIDE lines (else each line is set up again to be walked) */
+    /* the endgame's: each line's set-up, rows [0 .. MAX_SIDE) then columns, kept while its
+     * bit in cached[down] is set; the position clears the bits of the lines a play or an
+     * unplay changes (NULL: no cache) */
+    SavedLine *line_cache;
+    uint32_t cached[2];
     int64_t kept_cap[MAX_RACK + 1];
     int rack_tiles;                /* set by generate_best: the rack's tiles */
     int64_t values_desc[MAX_RACK]; /* and their values, highest first */
     int letter_count;              /* the rack's letters (not blanks), */
     uint8_t letters_desc[RACK_CODES]; /* highest value first */
-    /* the line */
+    /* the line being walked: set up in `own` or in a kept SavedLine (use_line in movegen.c) */
     int down, line, n;
-    uint8_t tiles[MAX_SIDE];
-    int64_t face[MAX_SIDE];
-    Square sq[MAX_SIDE];
+    const uint8_t *tiles;
+    const int64_t *face;
+    const Square *sq;
+    const uint8_t *is_anchor;
     uint8_t strip[MAX_SIDE]; /* the codes of the word being built, board tiles included */
-    uint8_t is_anchor[MAX_SIDE];
+    SavedLine own;
     int after_run;           /* the square after the anchor and the tiles that follow it */
     uint32_t turn_check;     /* its cross-check (0 past the edge) */
     /* the rack */
@@ -239,8 +248,8 @@ SCRAB_INTERNAL void cross_check_square(const Gen *G, const uint8_t *sq, int down
                                        uint32_t *mask, int64_t *score);
 SCRAB_INTERNAL void generate_prepared(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t *const masks[2],
                                       const int64_t *const scores[2]);
-SCRAB_INTERNAL void generate_prepared_each(Gen *G, const uint8_t *sq, const uint8_t *const anchors[2],
-                                           const uint32_t *const masks[2], const int64_t *const scores[2]);
+SCRAB_INTERNAL void generate_prepared_lines(Gen *G, const uint8_t *sq, const uint8_t *anchor, const uint32_t lines[2],
+                                            const uint32_t *const masks[2], const int64_t *const scores[2]);
 SCRAB_INTERNAL void other_moves(Gen *G, int most, int passes);
 SCRAB_INTERNAL PyObject *generate(PyObject *module, PyObject *args, PyObject *kwds);
 SCRAB_INTERNAL extern const char generate_doc[];
