@@ -389,8 +389,9 @@ static void use_line(Gen *G, const SavedLine *ln, int down, int line) {
 }
 
 /* Set up line `line` of direction `down` (across: a row, down: a column) into `into` (NULL:
- * G's own): its tiles, its anchors and each square's checks and multipliers; then walk it.
- * 0 when it has no anchor (into->has_anchor says the same; G is then unchanged). */
+ * G's own): its tiles, its anchors and each square's checks and multipliers; then make it
+ * the line G walks. 0 when it has no anchor (into->has_anchor says the same; G is then
+ * unchanged). */
 static int setup_line(Gen *G, SavedLine *into, const uint8_t *sq, const uint8_t *anchor, const uint32_t *masks,
                       const int64_t *scores, int down, int line) {
     const LayoutObject *L = G->layout;
