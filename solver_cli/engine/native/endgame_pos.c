@@ -218,7 +218,10 @@ void pos_play(Position *pos, const Record *r, Ply *P) {
     refresh_around(pos, P->placed, P->nplaced);
     P->lines[0] = pos->touched[0];
     P->lines[1] = pos->touched[1];
-    pos->gen->cached[0] &= ~P->lines[0]; /* their set-ups are no longer what the generator keeps */
+    /* Their set-ups are no longer what the generator keeps. The kept set-ups stay right only
+     * while every change to sq, anchor, masks and scores goes through pos_play, pos_unplay (in
+     * the reverse order, with P->lines as the play left them) or the playout, which clear them. */
+    pos->gen->cached[0] &= ~P->lines[0];
     pos->gen->cached[1] &= ~P->lines[1];
 }
 

@@ -448,6 +448,9 @@ static int setup_line(Gen *G, SavedLine *into, const uint8_t *sq, const uint8_t 
 static void check_kept_line(Gen *G, const SavedLine *kept, const uint8_t *sq, const uint8_t *anchor,
                             const uint32_t *masks, const int64_t *scores, int down, int line) {
     SavedLine *fresh = malloc(sizeof *fresh);
+    if (fresh == NULL) {
+        abort();
+    }
     const Square *was_sq = G->sq;
     const uint8_t *was_tiles = G->tiles, *was_anchor = G->is_anchor;
     const int64_t *was_face = G->face;
