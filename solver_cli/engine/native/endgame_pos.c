@@ -283,14 +283,19 @@ static int static_cmp(const void *a, const void *b) {
     return rank_cmp(x, y);
 }
 
-/* Every placement for the side to move into P, in static order. 0, or -1 out of memory. */
 /* Whether the side to move can still play r, a move of an earlier list of its own, on a
- * line that has not changed since (so its squares empty then are empty now). */
+ * line that has not changed since (so its squares empty then are empty now, and r->pad[0],
+ * the tiles it places, is still right: more than the rack holds is the quick no). */
 static int playable(const Position *pos, const Record *r) {
+    if (r->pad[0] > pos->tiles[pos->me]) {
+        return 0;
+    }
     uint8_t left[RACK_CODES];
     memcpy(left, pos->rack[pos->me], RACK_CODES);
-    for (int k = 0; k < r->length; k++) {
-        if (!pos->sq[pos_square_of(pos, r, k)]) {
+    int cols = pos->layout->cols, step = r->down ? cols : 1;
+    int i = r->down ? r->start * cols + r->line : r->line * cols + r->start;
+    for (int k = 0; k < r->length; k++, i += step) {
+        if (!pos->sq[i]) {
             uint8_t code = r->codes[k];
             int tile = (code & BLANK_BIT) ? 0 : code;
             if (left[tile]-- == 0) {
