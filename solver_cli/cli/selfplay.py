@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from solver_cli.games.selfplay import Player, SelfPlayRun, Standing
 
 PLAYER_KINDS = (
-    "greedy, equity, endgame, peg, one of the last three with :FILE, or sim:iterations=N,plies=N,candidates=N"
+    "greedy, equity, endgame, peg, one of the last three with :FILE, "
+    "or sim:iterations=N,plies=N,candidates=N,endgame=MS"
 )
 
 
@@ -96,7 +97,10 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
             table = shipped
         kind = name.partition(":")[0]
         budget = parse_sim_budget(name) if kind == "sim" else None
-        players.append(Player(name, table, lookahead=kind if kind in (ENDGAME, PEG) else None, sim=budget))
+        if budget is not None and budget.endgame is not None:  # (sim with the endgame solver)
+            players.append(Player(name, table, lookahead=ENDGAME, seconds=budget.endgame / 1000, sim=budget))
+        else:
+            players.append(Player(name, table, lookahead=kind if kind in (ENDGAME, PEG) else None, sim=budget))
     first, second = players
     if first.name == second.name:
         first, second = replace(first, name=f"{first.name} (1)"), replace(second, name=f"{second.name} (2)")
@@ -161,8 +165,8 @@ def selfplay(
     equity until the bag is empty and then the exact endgame solver's move; peg, which
     also solves the pre-endgame with one tile in the bag (both with :FILE too, and a 10 s
     limit a search); or sim (sim:iterations=N,plies=N,candidates=N), which simulates each
-    move as scrab sim does. Each bag is then played
-    twice with the seats swapped, and each player gets its wins (a draw counts half), its
+    move as scrab sim does, and with endgame=MS solves the endgame in MS milliseconds.
+    Each bag is then played twice with the seats swapped, and each player gets its wins (a draw counts half), its
     win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
     same games, whatever --jobs, or on a Dask cluster with --scheduler.
 

@@ -217,21 +217,25 @@ class Player:
 @dataclass(frozen=True)
 class SimBudget:
     """What a ``sim`` player spends on a move: ``candidates`` moves by equity simulated for
-    ``plies`` replies, at most ``iterations`` times (Macondo's stopping rule at 99%)."""
+    ``plies`` replies, at most ``iterations`` times (Macondo's stopping rule at 99%). With
+    ``endgame`` (milliseconds), once the bag is empty it plays the exact endgame solver's
+    best move found within that time, as Macondo's and MAGPIE's simulating players do;
+    without, the equity move (a simulation has nothing to draw then)."""
 
     iterations: int = 200
     plies: int = 2
     candidates: int = 8
+    endgame: int | None = None
 
 
 GREEDY = Player("greedy")
-SIM_LIMITS = {"iterations": 100_000, "plies": 10, "candidates": 100}
+SIM_LIMITS = {"iterations": 100_000, "plies": 10, "candidates": 100, "endgame": 3_600_000}
 
 
 def parse_sim_budget(name: str) -> SimBudget:
     """The budget of a player named ``sim`` or ``sim:iterations=200,plies=2,candidates=8``
-    (any of the three, in any order; the rest take SimBudget's defaults). ``InputError``
-    naming the bad part."""
+    (any of them, ``endgame=MS`` too, in any order; the rest take SimBudget's defaults).
+    ``InputError`` naming the bad part."""
     kind, colon, spec = name.partition(":")
     if kind != "sim":
         raise InputError(f"{name!r} is not a sim player")
@@ -240,7 +244,7 @@ def parse_sim_budget(name: str) -> SimBudget:
         key, eq, text = part.partition("=")
         key = key.strip()
         if key not in SIM_LIMITS or not eq:
-            raise InputError(f"{name}: {part!r} is not a budget (iterations=N, plies=N or candidates=N)")
+            raise InputError(f"{name}: {part!r} is not a budget (iterations=N, plies=N, candidates=N or endgame=MS)")
         if key in values:
             raise InputError(f"{name}: {key} is given twice")
         text = text.strip()

@@ -18,7 +18,7 @@ from solver_cli.engine.rules import load_rules
 from solver_cli.formats.gcg import game_text
 from solver_cli.formats.gcg_read import read_gcg
 from solver_cli.games import selfplay
-from solver_cli.games.selfplay import ENDGAME, PEG, Player, check_game, play_game
+from solver_cli.games.selfplay import ENDGAME, PEG, Player, SimBudget, check_game, play_game
 from solver_cli.lexicon.build import build_gaddag
 
 TILES = {"A": 3, "E": 3, "I": 2, "O": 2, "N": 2, "R": 2, "S": 2, "T": 2, "D": 1, "L": 1, "?": 1}
@@ -68,7 +68,9 @@ def is_move(turn, move) -> bool:
 
 
 @python_engine_in_soak()
-def test_the_endgame_player_plays_the_exact_solvers_best_move(tiny, monkeypatch):
+@pytest.mark.parametrize("kind", ["endgame", "sim"])
+def test_the_endgame_player_plays_the_exact_solvers_best_move(tiny, monkeypatch, kind):
+    """``endgame``, and ``sim`` with an endgame budget (``sim:...,endgame=MS``)."""
     gaddag, rules = tiny
     calls = []
     solve = selfplay.solve_endgame
@@ -80,7 +82,12 @@ def test_the_endgame_player_plays_the_exact_solvers_best_move(tiny, monkeypatch)
 
     monkeypatch.setattr(selfplay, "solve_endgame", spy)
     zeros = LeaveTable.zeros()
-    players = (Player(ENDGAME, zeros, lookahead=ENDGAME), Player("equity", zeros))
+    if kind == "sim":
+        budget = SimBudget(iterations=8, plies=1, candidates=3, endgame=10_000)
+        searcher = Player("sim:endgame=10000", zeros, lookahead=ENDGAME, seconds=10.0, sim=budget)
+    else:
+        searcher = Player(ENDGAME, zeros, lookahead=ENDGAME)
+    players = (searcher, Player("equity", zeros))
     searched = 0
     for index in range(2):
         seats = players if index % 2 == 0 else players[::-1]

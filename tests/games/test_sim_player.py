@@ -37,12 +37,24 @@ def test_the_budget_is_read_from_the_name():
     assert parse_sim_budget("sim") == SimBudget()
     assert parse_sim_budget("sim:plies=3, iterations=50") == SimBudget(iterations=50, plies=3, candidates=8)
     assert parse_sim_budget("sim:iterations=200,plies=2,candidates=8") == SimBudget(200, 2, 8)
+    assert parse_sim_budget("sim:endgame=500,iterations=100") == SimBudget(iterations=100, endgame=500)
+
+
+def test_a_sim_player_with_an_endgame_budget_solves_the_endgame_in_that_time():
+    from solver_cli.cli.selfplay import make_players
+    from solver_cli.games.selfplay import ENDGAME
+
+    rules = load_rules("scrabble")
+    timed, plain = make_players(("sim:iterations=100,endgame=500", "sim:iterations=100"), rules, "kjxqz")
+    assert (timed.lookahead, timed.seconds, timed.sim) == (ENDGAME, 0.5, SimBudget(iterations=100, endgame=500))
+    assert plain.lookahead is None and plain.sim == SimBudget(iterations=100)
 
 
 @pytest.mark.parametrize(
     ("name", "message"),
     [
         ("sim:iterations=0", "iterations must be a whole number from 1 to 100,000, not '0'"),
+        ("sim:endgame=0.5", "endgame must be a whole number from 1 to 3,600,000, not '0.5'"),
         ("sim:plies=x", "plies must be a whole number from 1 to 10, not 'x'"),
         ("sim:depth=2", "'depth=2' is not a budget"),
         ("sim:plies=2,plies=3", "plies is given twice"),
