@@ -456,13 +456,15 @@ class _Twin:
                         value = score - child
                 finally:
                     self.unplay(me, placed)
-                complete = complete and exact
                 if value > best:
                     best, best_move = value, raw
                     if value > alpha:
                         alpha = value
                         if alpha >= beta:
+                            # a cut-off's lower bound rests on this move alone (as endgame.c)
+                            complete = exact
                             break
+                complete = complete and exact
         flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
         self.store(key, (depth, flag, best, best_move, complete))
         return best, complete

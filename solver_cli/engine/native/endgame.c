@@ -288,17 +288,21 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
             if (stage == 2 && i == table_move) {
                 continue;
             }
-            int terminal;
-            int64_t value = move_value(S, ply, i, depth, alpha, beta, &reached, &terminal);
+            int terminal, child_reached = 0;
+            int64_t value = move_value(S, ply, i, depth, alpha, beta, &child_reached, &terminal);
             if (S->stop) {
                 return 0;
             }
+            reached |= child_reached;
             if (value > best) {
                 best = value;
                 best_move = i;
                 if (value > alpha) {
                     alpha = value;
                     if (alpha >= beta) {
+                        /* A cut-off's lower bound rests on this move alone: the moves
+                         * before it, cut short by a depth limit or not, do not change it. */
+                        reached = child_reached;
                         goto done;
                     }
                 }
