@@ -103,6 +103,24 @@ def test_the_standings_do_not_depend_on_jobs(engine, midgame, leaves, start, mon
     assert {s.candidate for s in one.standings if s.pruned_at is not None} == set(every[-2:])
 
 
+@pytest.mark.parametrize("check_every", [3, 5])
+def test_the_workers_run_ahead_of_a_check_and_the_standings_stay_the_same(engine, midgame, leaves, check_every):
+    """The workers start iterations past a stopping check before it is made (chunks that
+    straddle it, here of 2 iterations against checks every 3 or 5): the outcomes of a
+    candidate dropped at the check are thrown away, and when one candidate is left the run
+    stops at the check, as on one process."""
+    rules, board, gaddag = midgame
+    rack = counts("AEINRST")
+    every = ranked_moves(board, rack, gaddag, rules, valuation=valuation_for(board, rack, rules, leaves))[1]
+    run = {"candidates": [every[0], every[-1]], "plies": 2, "iterations": 300, "stop": 95, "seed": 5}
+    one = simulate(board, rack, gaddag, rules, leaves, **run, check_every=check_every)
+    two = simulate(board, rack, gaddag, rules, leaves, **run, check_every=check_every, jobs=2, workers=workers)
+    assert figures(one) == figures(two)
+    assert (one.iterations, one.stopped) == (two.iterations, two.stopped)
+    assert one.stopped == sim.CONFIDENT and one.iterations % check_every == 0 and one.iterations < 300
+    assert [s.candidate for s in one.standings if s.pruned_at is not None] == [every[-1]]
+
+
 def test_both_engines_simulate_alike(midgame, leaves, monkeypatch):
     rules, board, gaddag = midgame
     rack = counts("AEINRS?")
