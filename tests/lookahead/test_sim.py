@@ -9,6 +9,7 @@ import random
 import sys
 
 import pytest
+from soak import python_engine_in_soak
 
 from solver_cli.engine.alphabet import parse_rack
 from solver_cli.engine.board import Board
@@ -103,6 +104,7 @@ def test_the_standings_do_not_depend_on_jobs(engine, midgame, leaves, start, mon
     assert {s.candidate for s in one.standings if s.pruned_at is not None} == set(every[-2:])
 
 
+@python_engine_in_soak()  # (the schedule does not depend on the engine; the twin's play-outs are slow)
 @pytest.mark.parametrize("check_every", [3, 5])
 def test_the_workers_run_ahead_of_a_check_and_the_standings_stay_the_same(engine, midgame, leaves, check_every):
     """The workers start iterations past a stopping check before it is made (chunks that
