@@ -166,8 +166,8 @@ def selfplay(
     also solves the pre-endgame with one tile in the bag (both with :FILE too, and a 10 s
     limit a search); or sim (sim:iterations=N,plies=N,candidates=N), which simulates each
     move as scrab sim does, and with endgame=MS solves the endgame in MS milliseconds.
-    Each bag is then played twice with the seats swapped, and each player gets its wins (a draw counts half), its
-    win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
+    Each bag is then played twice with the seats swapped, and each player gets its wins
+    (a draw counts half), its win rate with a 95% confidence interval, and its mean spread. The same --seed gives the
     same games, whatever --jobs, or on a Dask cluster with --scheduler.
 
     \b
