@@ -31,11 +31,12 @@ if TYPE_CHECKING:
     from solver_cli.engine.history import GameResult
     from solver_cli.engine.leaves import LeaveTable
     from solver_cli.engine.rules import Rules
+    from solver_cli.engine.winpct import WinTable
     from solver_cli.games.selfplay import Player, SelfPlayRun, Standing
 
 PLAYER_KINDS = (
     "greedy, equity, endgame, peg, one of the last three with :FILE, "
-    "or sim:iterations=N,plies=N,candidates=N,endgame=MS"
+    "or sim:iterations=N,plies=N,candidates=N,endgame=MS,rank=points|win"
 )
 
 
@@ -97,14 +98,33 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
             table = shipped
         kind = name.partition(":")[0]
         budget = parse_sim_budget(name) if kind == "sim" else None
+        chances = win_table_for(name, rules, lexicon) if budget is not None and budget.rank == "win" else None
         if budget is not None and budget.endgame is not None:  # (sim with the endgame solver)
-            players.append(Player(name, table, lookahead=ENDGAME, seconds=budget.endgame / 1000, sim=budget))
+            players.append(
+                Player(name, table, lookahead=ENDGAME, seconds=budget.endgame / 1000, sim=budget, win_table=chances)
+            )
         else:
-            players.append(Player(name, table, lookahead=kind if kind in (ENDGAME, PEG) else None, sim=budget))
+            lookahead = kind if kind in (ENDGAME, PEG) else None
+            players.append(Player(name, table, lookahead=lookahead, sim=budget, win_table=chances))
     first, second = players
     if first.name == second.name:
         first, second = replace(first, name=f"{first.name} (1)"), replace(second, name=f"{second.name} (2)")
     return first, second
+
+
+def win_table_for(name: str, rules: Rules, lexicon: str | None) -> WinTable:
+    """The win table a sim player ranking by win uses: ``scrab sim``'s for the rules and word
+    list (a note when it is borrowed from another list); none is an error naming the player."""
+    from solver_cli.formats.winpctfile import check_fits, winpct_for
+    from solver_cli.lexicon.wordlist import is_own_lexicon, lexicon_label
+
+    table, note = winpct_for(rules.name, lexicon_label(lexicon), own_list=is_own_lexicon(lexicon))
+    if table is None:
+        raise InputError(f"--players {name}: rank=win needs a win table: {note}")
+    check_fits(table, rules)
+    if note:
+        warn(note)
+    return table
 
 
 def prepare_folder(folder: str) -> Path:

@@ -48,6 +48,7 @@ from solver_cli.lookahead.endgame import solve_endgame
 from solver_cli.lookahead.peg import solve_pre_endgame
 
 if TYPE_CHECKING:
+    from solver_cli.engine.winpct import WinTable
     from solver_cli.games.cluster import DaskCluster, GaddagData
 
 
@@ -212,6 +213,7 @@ class Player:
     lookahead: str | None = None
     seconds: float = MOVE_SECONDS
     sim: SimBudget | None = None  # a simulating player: simulates each move, with ``leaves``
+    win_table: WinTable | None = None  # (a sim player ranking by win: its win probabilities)
 
 
 @dataclass(frozen=True)
@@ -220,40 +222,59 @@ class SimBudget:
     ``plies`` replies, at most ``iterations`` times (Macondo's stopping rule at 99%). With
     ``endgame`` (milliseconds), once the bag is empty it plays the exact endgame solver's
     best move found within that time, as Macondo's and MAGPIE's simulating players do;
-    without, the equity move (a simulation has nothing to draw then)."""
+    without, the equity move (a simulation has nothing to draw then). ``rank`` is what the
+    candidates are ranked and dropped by: ``points`` (the mean outcome) or ``win`` (the mean
+    chance to win, from the win table and the game's spread, as ``scrab sim`` ranks)."""
 
     iterations: int = 200
     plies: int = 2
     candidates: int = 8
     endgame: int | None = None
+    rank: str = "points"
 
 
 GREEDY = Player("greedy")
 SIM_LIMITS = {"iterations": 100_000, "plies": 10, "candidates": 100, "endgame": 3_600_000}
+SIM_RANKS = ("points", "win")
 
 
 def parse_sim_budget(name: str) -> SimBudget:
     """The budget of a player named ``sim`` or ``sim:iterations=200,plies=2,candidates=8``
-    (any of them, ``endgame=MS`` too, in any order; the rest take SimBudget's defaults).
-    ``InputError`` naming the bad part."""
+    (any of them, ``endgame=MS`` and ``rank=points|win`` too, in any order; the rest take
+    SimBudget's defaults). ``InputError`` naming the bad part."""
     kind, colon, spec = name.partition(":")
     if kind != "sim":
         raise InputError(f"{name!r} is not a sim player")
     values: dict[str, int] = {}
+    rank: str | None = None
     for part in filter(None, (p.strip() for p in spec.split(","))) if spec else ():
         key, eq, text = part.partition("=")
         key = key.strip()
-        if key not in SIM_LIMITS or not eq:
-            raise InputError(f"{name}: {part!r} is not a budget (iterations=N, plies=N, candidates=N or endgame=MS)")
-        if key in values:
+        if key not in SIM_LIMITS and key != "rank" or not eq:
+            raise InputError(
+                f"{name}: {part!r} is not a budget (iterations=N, plies=N, candidates=N, endgame=MS or rank=points|win)"
+            )
+        if key in values or key == "rank" and rank is not None:
             raise InputError(f"{name}: {key} is given twice")
         text = text.strip()
-        if not text.isdigit() or not 1 <= int(text) <= SIM_LIMITS[key]:
+        if key == "rank":
+            if text not in SIM_RANKS:
+                raise InputError(f"{name}: rank must be points or win, not {text!r}")
+            rank = text
+        elif not text.isdigit() or not 1 <= int(text) <= SIM_LIMITS[key]:
             raise InputError(f"{name}: {key} must be a whole number from 1 to {SIM_LIMITS[key]:,}, not {text!r}")
-        values[key] = int(text)
-    if colon and not values:
+        else:
+            values[key] = int(text)
+    if colon and not values and rank is None:
         raise InputError(f"{name}: give a budget after the colon, e.g. sim:iterations=200,plies=2")
-    return SimBudget(**values)
+    default = SimBudget()
+    return SimBudget(
+        values.get("iterations", default.iterations),
+        values.get("plies", default.plies),
+        values.get("candidates", default.candidates),
+        values.get("endgame", default.endgame),
+        rank or default.rank,
+    )
 
 
 def sim_move_seed(gseed: int, turn: int) -> int:
@@ -265,14 +286,25 @@ def sim_move_seed(gseed: int, turn: int) -> int:
 
 
 def sim_choice(
-    board: Board, rack: list[int], gaddag: Gaddag, rules: Rules, player: Player, seed: int, scoreless: int
+    board: Board,
+    rack: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    player: Player,
+    seed: int,
+    scoreless: int,
+    spread: int = 0,
 ) -> Candidate | None:
     """The best move by simulation for a sim player, or None when there is nothing to
-    simulate (fewer than two candidates): then the equity move stands."""
-    from solver_cli.lookahead.sim import sim_candidates, simulate
+    simulate (fewer than two candidates): then the equity move stands. ``spread`` (the
+    player's score minus the opponent's) matters when it ranks by win."""
+    from solver_cli.lookahead.sim import TableChance, sim_candidates, simulate
 
     budget, leaves = player.sim, player.leaves
     assert budget is not None and leaves is not None
+    by_win = budget.rank == "win"
+    if by_win and player.win_table is None:
+        raise ValueError(f"{player.name} ranks by win and has no win table")
     candidates = sim_candidates(board, rack, gaddag, rules, leaves, budget.candidates)
     if len(candidates) < 2:
         return None
@@ -287,6 +319,9 @@ def sim_choice(
         iterations=budget.iterations,
         seed=seed,
         scoreless=scoreless,
+        spread=spread,
+        win_probability=TableChance(player.win_table) if by_win and player.win_table is not None else None,
+        objective="win" if by_win else "points",
     )
     return result.standings[0].candidate
 
@@ -350,8 +385,9 @@ def play_game(
             _, best = ranked_moves(board, rack, gaddag, rules, keep=1, valuation=valuation)
             choice = best[0]
             if players[player].sim is not None and bag:  # (with the bag empty, the equity move)
+                spread = scores[player] - scores[1 - player]
                 simulated = sim_choice(
-                    board, rack, gaddag, rules, players[player], sim_move_seed(gseed, len(turns)), scoreless
+                    board, rack, gaddag, rules, players[player], sim_move_seed(gseed, len(turns)), scoreless, spread
                 )
                 choice = simulated if simulated is not None else choice
             if observe is not None and bag and sum(rack) == rack_size:

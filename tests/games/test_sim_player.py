@@ -3,6 +3,7 @@ recorded like the others, each move the simulation's best for the position."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -15,6 +16,7 @@ from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
 from solver_cli.formats.gcg_read import decode_gcg, read_gcg
 from solver_cli.formats.leavefile import table_for
+from solver_cli.formats.winpctfile import winpct_for
 from solver_cli.games.selfplay import (
     Player,
     SimBudget,
@@ -24,7 +26,7 @@ from solver_cli.games.selfplay import (
     play_game,
     sim_move_seed,
 )
-from solver_cli.lookahead.sim import sim_candidates, simulate
+from solver_cli.lookahead.sim import TableChance, sim_candidates, simulate
 
 # The Python twin's runs of these tests go to the soak step
 # (the simulation's engines are compared in tests/lookahead/test_sim.py).
@@ -38,6 +40,8 @@ def test_the_budget_is_read_from_the_name():
     assert parse_sim_budget("sim:plies=3, iterations=50") == SimBudget(iterations=50, plies=3, candidates=8)
     assert parse_sim_budget("sim:iterations=200,plies=2,candidates=8") == SimBudget(200, 2, 8)
     assert parse_sim_budget("sim:endgame=500,iterations=100") == SimBudget(iterations=100, endgame=500)
+    assert parse_sim_budget("sim:rank=win,iterations=100") == SimBudget(iterations=100, rank="win")
+    assert parse_sim_budget("sim:rank=points") == SimBudget()
 
 
 def test_a_sim_player_with_an_endgame_budget_solves_the_endgame_in_that_time():
@@ -58,6 +62,9 @@ def test_a_sim_player_with_an_endgame_budget_solves_the_endgame_in_that_time():
         ("sim:plies=x", "plies must be a whole number from 1 to 10, not 'x'"),
         ("sim:depth=2", "'depth=2' is not a budget"),
         ("sim:plies=2,plies=3", "plies is given twice"),
+        ("sim:rank=win,rank=win", "rank is given twice"),
+        ("sim:rank=spread", "rank must be points or win, not 'spread'"),
+        ("sim:rank", "'rank' is not a budget"),
         ("sim:", "give a budget after the colon"),
     ],
 )
@@ -77,10 +84,28 @@ def parse_error(name: str) -> str:
     raise AssertionError(name)
 
 
-@pytest.fixture(scope="module")
-def players():
+def test_a_sim_player_ranking_by_win_gets_the_win_table_scrab_sim_uses():
+    from solver_cli.cli.selfplay import make_players
+    from solver_cli.formats.winpctfile import winpct_for
+
+    rules = load_rules("scrabble")
+    by_win, by_points = make_players(("sim:rank=win", "sim"), rules, "sowpods")
+    assert by_win.win_table == winpct_for("scrabble", "sowpods")[0] and by_win.win_table is not None
+    assert by_points.win_table is None
+
+
+def test_a_sim_player_ranking_by_win_needs_a_win_table():
+    result = CliRunner().invoke(cli, ["selfplay", "--games", "2", "--rules", "wwf", "--players", "sim:rank=win,equity"])
+    assert result.exit_code != 0 and result.stdout == ""
+    assert result.stderr.startswith("Error: --players sim:rank=win: rank=win needs a win table: no win probabilities")
+
+
+@pytest.fixture(scope="module", params=["points", "win"])
+def players(request):
     leaves, _ = table_for("scrabble", "kjxqz")
-    return Player("sim", leaves, sim=BUDGET), Player("equity", leaves)
+    budget = dataclasses.replace(BUDGET, rank=request.param)
+    chances = winpct_for("scrabble", "kjxqz")[0] if request.param == "win" else None
+    return Player("sim", leaves, sim=budget, win_table=chances), Player("equity", leaves)
 
 
 def board_before(game, turn: int, rules) -> Board:
@@ -95,14 +120,14 @@ def test_the_sim_players_move_is_the_simulations_best(small_gaddag, players):
     from solver_cli.engine.alphabet import parse_rack
 
     rules = load_rules("scrabble")
-    game = play_game(small_gaddag, rules, 7, 0, players)
+    game = play_game(small_gaddag, rules, 8, 0, players)
     assert check_game(game, small_gaddag, rules) == []
     tiles_out = 14
-    checked = differed = 0
+    checked = differed = ranked_apart = 0
     for number, turn in enumerate(game.turns):
         in_bag = sum(rules.counts) - tiles_out
         tiles_out += len(turn.placed)
-        if turn.player != 0 or in_bag == 0 or turn.kind != "play":
+        if turn.player != 0 or in_bag <= 0 or turn.kind != "play":
             continue
         board = board_before(game, number, rules)
         rack = parse_rack(turn.rack, rules.rack_size)
@@ -114,6 +139,10 @@ def test_the_sim_players_move_is_the_simulations_best(small_gaddag, players):
             if before.score:
                 break
             scoreless += 1
+        totals = [0, 0]
+        for before in game.turns[:number]:
+            totals[before.player] = before.total
+        by_win = players[0].sim.rank == "win"
         result = simulate(
             board,
             rack,
@@ -123,15 +152,33 @@ def test_the_sim_players_move_is_the_simulations_best(small_gaddag, players):
             candidates=candidates,
             plies=BUDGET.plies,
             iterations=BUDGET.iterations,
-            seed=sim_move_seed(game_seed(7, 0), number),
+            seed=sim_move_seed(game_seed(8, 0), number),
             scoreless=scoreless,
+            spread=totals[0] - totals[1],
+            win_probability=TableChance(players[0].win_table) if by_win else None,
+            objective="win" if by_win else "points",
         )
         best = result.standings[0].candidate
+        if by_win:  # (a move the ranking by points would not have chosen shows the ranking is by win)
+            by_points = simulate(
+                board,
+                rack,
+                small_gaddag,
+                rules,
+                players[0].leaves,
+                candidates=candidates,
+                plies=BUDGET.plies,
+                iterations=BUDGET.iterations,
+                seed=sim_move_seed(game_seed(8, 0), number),
+                scoreless=scoreless,
+            )
+            ranked_apart += by_points.standings[0].candidate != best
         assert best.kind == 0 and (best.down, best.line, best.start) == (turn.down, turn.line, turn.start)
         assert tuple(best.codes) == turn.codes
         checked += 1
         differed += best != candidates[0]
     assert checked >= 3 and differed >= 1  # (the simulation, not equity, chose some moves)
+    assert ranked_apart >= 1 or not by_win
 
 
 def test_a_sim_match_runs_and_its_records_read_back(tmp_path, small_words):
