@@ -1,6 +1,7 @@
 """Type stub of the optional native engine (``native/*.c``, one extension)."""
 
 from collections.abc import Callable, Sequence
+from typing import overload
 
 from typing_extensions import Buffer
 
@@ -50,6 +51,7 @@ def generate(
     exchange: int = 0,
     passes: bool = False,
 ) -> tuple[int, bytes]: ...
+@overload
 def endgame(
     lexicon: Lexicon,
     layout: Layout,
@@ -66,7 +68,27 @@ def endgame(
     seconds: float,
     tt_mb: int,
     progress: Callable[[int, int, int, bytes | None], object] | None,
+    threshold: None = None,
 ) -> tuple[int, int, int, list[tuple[int, bytes]], bytes]: ...
+@overload
+def endgame(
+    lexicon: Lexicon,
+    layout: Layout,
+    squares: bytes,
+    mover: bytes,
+    opponent: bytes,
+    scoreless: int,
+    scoreless_limit: int,
+    out_gain: int,
+    out_loss: int,
+    stuck_loss: int,
+    plies: int,
+    top: int,
+    seconds: float,
+    tt_mb: int,
+    progress: Callable[[int, int, int, bytes | None], object] | None,
+    threshold: int,
+) -> tuple[int, int, int, int]: ...
 def rollout(
     lexicon: Lexicon,
     layout: Layout,

@@ -40,6 +40,7 @@ MAX_TT_MB = 65_536
 MAX_PLIES = 64
 MAX_TOP = 1_000
 MAX_SECONDS = 86_400.0
+MAX_THRESHOLD = 1 << 61  # (as the native search's: beyond any value)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,103 @@ def solve_endgame(
     return _search_python(
         board, mover, opponent, gaddag, rules, scoreless, top, plies, time_limit, tt_mb, progress, chosen
     )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Where an endgame's value lies against a threshold (``decide_endgame``): ``side`` -1
+    below it, 0 the threshold itself, 1 above it. ``bound`` is the search's fail-soft value:
+    the value is at most it (below), at least it (above), or it (the threshold). With
+    ``proven`` False (cut by ``plies``, or by the time limit: then ``depth`` may be 0 and
+    ``side`` says nothing) it is the verdict of the last iteration finished."""
+
+    side: int
+    bound: int
+    proven: bool
+    stopped: str | None
+    depth: int
+    nodes: int
+    seconds: float
+    engine: str
+
+
+def decide_endgame(
+    board: Board,
+    mover: list[int],
+    opponent: list[int],
+    gaddag: Gaddag,
+    rules: Rules,
+    threshold: int,
+    *,
+    scoreless: int = 0,
+    plies: int | None = None,
+    time_limit: float | None = None,
+    tt_mb: int = DEFAULT_TT_MB,
+    engine: str | None = None,
+    prune: bool = True,
+) -> Verdict:
+    """Whether the endgame's value (as ``solve_endgame``'s) is below ``threshold``, equal to
+    it or above: Macondo's "first win". The pre-endgame asks only this (who wins a split),
+    and a null window settles it far sooner than the value itself where the value is far
+    from the threshold. The same search, iterations and arguments as ``solve_endgame``;
+    Ctrl-C raises KeyboardInterrupt."""
+    _check_arguments(board, mover, opponent, rules, scoreless, 1, plies, time_limit, tt_mb)
+    _integer(threshold, "threshold", -MAX_THRESHOLD, MAX_THRESHOLD)
+    chosen = _check_engine(engine)
+    started = time.perf_counter()
+    if prune:
+        tiles = [a + b for a, b in zip(mover, opponent, strict=True)]
+        gaddag = pruned_gaddag(board, tiles, gaddag)
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - started), 1e-6)
+    if chosen == "native" and _movegen_c is not None and hasattr(_movegen_c, "endgame"):
+        try:
+            status, depth, nodes, bound = _movegen_c.endgame(
+                movegen.native_lexicon(gaddag),
+                movegen._layout(rules),
+                bytes(board.squares),
+                bytes(mover),
+                bytes(opponent),
+                scoreless,
+                rules.scoreless_turns,
+                rules.out_gain,
+                rules.out_loss,
+                rules.stuck_loss,
+                plies or 0,
+                1,
+                float(time_limit or 0.0),
+                tt_mb,
+                None,
+                threshold,
+            )
+        except ValueError as exc:
+            raise InputError(f"the native endgame search refused its input: {exc}") from None
+        stopped = _NATIVE_STOPS[status]
+        if stopped == INTERRUPTED:
+            raise KeyboardInterrupt
+        engine_name = "native"
+    else:
+        deadline = None if time_limit is None else started + time_limit
+        twin = _Twin(board, mover, opponent, gaddag, rules, scoreless, tt_mb, deadline, None, chosen)
+        depth = bound = 0
+        stopped = PLIES
+        try:
+            step = 1
+            while plies is None or step <= plies:
+                twin.depth = step
+                found, complete = twin.negamax(0, scoreless, step, threshold - 1, threshold + 1)
+                depth, bound = step, found
+                if complete:
+                    stopped = None
+                    break
+                if plies is not None and step >= plies:
+                    break
+                step = step + DEEPEN_STEP if plies is None else min(step + DEEPEN_STEP, plies)
+        except _Stop:
+            stopped = TIME
+        nodes, engine_name = twin.nodes, "python"
+    side = -1 if bound < threshold else 1 if bound > threshold else 0
+    return Verdict(side, bound, stopped is None, stopped, depth, nodes, time.perf_counter() - started, engine_name)
 
 
 # --- argument checks (the front's, before either engine) ----------------------------------

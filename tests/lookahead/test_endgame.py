@@ -21,7 +21,15 @@ from solver_cli.engine.movegen import NATIVE_BUILT, PASS, PLACE, generate_moves,
 from solver_cli.engine.rules import Rules, load_rules
 from solver_cli.errors import InputError
 from solver_cli.lookahead import endgame
-from solver_cli.lookahead.endgame import DEEPEN_STEP, INTERRUPTED, PLIES, TIME, EndgameStopped, solve_endgame
+from solver_cli.lookahead.endgame import (
+    DEEPEN_STEP,
+    INTERRUPTED,
+    PLIES,
+    TIME,
+    EndgameStopped,
+    decide_endgame,
+    solve_endgame,
+)
 
 from .positions import hard_endgame
 from .reference import face, minimax
@@ -322,3 +330,24 @@ def test_bad_racks_and_boards_are_refused(small_gaddag):
     one_line_error(lambda: solve(board, queens, queens, small_gaddag, SCRABBLE), "2 Q tiles", "the 1 in the scrabble")
     small = Board(3, 3, [0] * 9)
     one_line_error(lambda: solve(small, mover, opponent, small_gaddag, SCRABBLE), "3x3", "15x15")
+
+
+def test_a_verdict_cut_by_its_limits_says_so(small_gaddag, engine):
+    board, mover, opponent, _ = hard_endgame()
+    value = solve_endgame(board, mover, opponent, small_gaddag, SCRABBLE, plies=1).value
+    shallow = decide_endgame(board, mover, opponent, small_gaddag, SCRABBLE, value + 1, plies=1)
+    # one ply, valued by the play-outs at the horizon: the verdict of that estimate, not proven
+    assert (shallow.proven, shallow.stopped, shallow.depth, shallow.side) == (False, PLIES, 1, -1)
+    limit = 1.0
+    started = time.perf_counter()
+    timed = decide_endgame(board, mover, opponent, small_gaddag, SCRABBLE, value + 1, time_limit=limit)
+    assert not timed.proven and timed.stopped == TIME and time.perf_counter() - started <= limit * 1.1
+
+
+@pytest.mark.parametrize(
+    ("threshold", "words"),
+    [(2**61 + 1, ["threshold", str(2**61 + 1)]), (-(2**62), ["threshold"]), (1.5, ["threshold", "1.5"])],
+)
+def test_a_bad_threshold_is_one_line(small_gaddag, threshold, words):
+    board, mover, opponent = big_position(SCRABBLE)
+    one_line_error(lambda: decide_endgame(board, mover, opponent, small_gaddag, SCRABBLE, threshold), *words)

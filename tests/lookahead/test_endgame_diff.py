@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from soak import examples, scaled, soak
 
 from solver_cli.engine.movegen import NATIVE_BUILT
-from solver_cli.lookahead.endgame import DEFAULT_TT_MB, solve_endgame
+from solver_cli.lookahead.endgame import DEFAULT_TT_MB, decide_endgame, solve_endgame
 
 from .checks import check_proven
 from .positions import GAMES, KINDS, RULES, Endgame, Reference, TooBig, consistent, game_boards, random_endgame, unseen
@@ -162,3 +162,65 @@ def test_solver_equals_reference_hypothesis(engine, endgame_lexicons):
         solve_and_check(endgame, endgame_lexicons, engine, top)
 
     check()
+
+
+# --- "first win": where the value lies against a threshold (decide_endgame, for peg) --------
+
+
+def decide_and_check(endgame: Endgame, lexicons, engine: str, threshold: int, tt_mb: int = DEFAULT_TT_MB) -> None:
+    verdict = decide_endgame(
+        endgame.board,
+        list(endgame.mover),
+        list(endgame.opponent),
+        lexicons[endgame.lexicon],
+        endgame.rules,
+        threshold,
+        scoreless=endgame.scoreless,
+        tt_mb=tt_mb,
+        engine=engine,
+    )
+    context = f"threshold {threshold}, value {endgame.value}, verdict {verdict}\n{endgame.describe()}"
+    assert verdict.engine == engine and verdict.proven and verdict.stopped is None, context
+    value = endgame.value
+    assert verdict.side == (value > threshold) - (value < threshold), context
+    # the bound is a true one, on the verdict's side of the threshold
+    if verdict.side < 0:
+        assert value <= verdict.bound < threshold, context
+    elif verdict.side > 0:
+        assert threshold < verdict.bound <= value, context
+    else:
+        assert verdict.bound == threshold, context
+
+
+def threshold_chunks() -> list:
+    params = []
+    for engine, plain in PLAIN_CHUNKS.items():
+        built = pytest.mark.skipif(engine == "native" and not NATIVE_BUILT, reason="not built")
+        for chunk in range(CHUNKS // 4):
+            if chunk >= plain and chunk % SOAK_STRIDE[engine]:
+                continue
+            marks = [built] if chunk < plain else [built, soak]
+            params.append(pytest.param(engine, chunk, marks=marks, id=f"{engine}-{chunk}"))
+    return params
+
+
+@pytest.mark.parametrize(("engine", "chunk"), threshold_chunks(), indirect=["engine"])
+def test_decide_equals_reference(chunk, engine, endgame_lexicons):
+    """The verdict against thresholds at, next to and away from the reference's value: who
+    wins a pre-endgame's split is settled the same as by the value itself."""
+    for i in range(PER_CHUNK):
+        seed = chunk * PER_CHUNK + i
+        endgame = random_endgame(seed, endgame_lexicons)
+        offset = (-25, -1, 0, 1, 25)[seed % 5]
+        for threshold in {endgame.value + offset, endgame.value - offset // 5}:
+            decide_and_check(endgame, endgame_lexicons, engine, threshold, 1 if seed % 3 == 0 else DEFAULT_TT_MB)
+
+
+@pytest.mark.parametrize(("engine", "chunk"), big_chunks(), indirect=["engine"])
+def test_decide_on_bigger_endgames(chunk, engine, endgame_lexicons):
+    """The same on endgames deep enough for several iterations and the table's bounds."""
+    for i in range(16):
+        seed = BIG_SEEDS + chunk * 16 + i
+        endgame = random_endgame(seed, endgame_lexicons, cap=20_000, floor=2_000)
+        for threshold in (endgame.value - 7, endgame.value, endgame.value + 3):
+            decide_and_check(endgame, endgame_lexicons, engine, threshold, 1 if seed % 2 else DEFAULT_TT_MB)

@@ -655,3 +655,32 @@ int endgame_run(Search *S, Root *R, int plies, int top, Line *line, int *depth_d
     *root_moves_out = root_moves;
     return status;
 }
+
+int endgame_decide(Search *S, int plies, int64_t threshold, int64_t *value, int *depth_done) {
+    int status = CUT_PLIES, most = plies ? plies : MAX_DEPTH;
+    *value = 0;
+    for (int depth = 1; depth <= most && !S->stop; depth = next_depth(depth, most)) {
+        S->depth_now = depth;
+        int horizon = 0;
+        /* integer values: the window (t - 1, t + 1) holds t alone */
+        int64_t found = search(S, 0, depth, clamp(threshold - 1), clamp(threshold + 1), &horizon);
+        if (S->stop) {
+            break;
+        }
+        *value = found;
+        *depth_done = depth;
+        S->have_best = 0; /* (no first move to report: the progress callback gets the value) */
+        S->best_value = found;
+        visit_python(S, now_seconds(), 1);
+        if (!horizon) {
+            status = PROVEN;
+            break;
+        }
+    }
+    if (S->stop == STOP_TIME) {
+        status = CUT_TIME;
+    } else if (S->stop == STOP_INTERRUPT) {
+        status = INTERRUPTED;
+    }
+    return status;
+}

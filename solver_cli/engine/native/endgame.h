@@ -201,6 +201,13 @@ SCRAB_INTERNAL Bucket *table_new(long long tt_mb, size_t *buckets);
 SCRAB_INTERNAL int endgame_run(Search *S, Root *R, int plies, int top, Line *line, int *depth_done,
                                Record **root_moves);
 
+/* The same search asked only where the value lies against `threshold` (Macondo's "first
+ * win", for the pre-endgame: a null window, which settles a lopsided position at once):
+ * *value gets a fail-soft bound, below threshold (the value is at most it), above (at
+ * least it), or threshold itself (exact). Iterations as endgame_run's, until one rests on
+ * no depth limit; the status and *depth_done as endgame_run's. */
+SCRAB_INTERNAL int endgame_decide(Search *S, int plies, int64_t threshold, int64_t *value, int *depth_done);
+
 /* endgame_py.c: with the GIL released, take it, run the signal handlers and (every
  * PROGRESS_EVERY or when forced) the progress callback; S->stop says what happened. */
 SCRAB_INTERNAL double now_seconds(void);

@@ -12,6 +12,7 @@
 #define MAX_TOP 1000    /* first moves listed */
 #define MAX_SECONDS 86400.0
 #define MAX_TT_MB 65536
+#define MAX_THRESHOLD (1LL << 61) /* beyond any value (endgame.c), and t +- 1 stays inside +-INF */
 
 double now_seconds(void) {
     struct timespec ts;
@@ -39,7 +40,7 @@ static int call_progress(Search *S) {
         return -1;
     }
     PyObject *result = PyObject_CallFunction(S->progress, "iKLN", S->depth_now, (unsigned long long)S->nodes,
-                                             (long long)(S->have_best ? S->best_value : 0), best);
+                                             (long long)S->best_value, best);
     if (result == NULL) {
         if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
             /* Ctrl-C while the callback ran (its handler runs in any Python code): a stop */
@@ -95,33 +96,35 @@ static int rack_arg(const Py_buffer *view, const char *name) {
 
 const char endgame_doc[] = PyDoc_STR(
     "endgame(lexicon, layout, squares, mover, opponent, scoreless, scoreless_limit, out_gain, out_loss,\n"
-    "        stuck_loss, plies, top, seconds, tt_mb, progress)\n"
-    "    -> (status, depth, nodes, best, pv)\n\n"
+    "        stuck_loss, plies, top, seconds, tt_mb, progress, threshold=None)\n"
+    "    -> (status, depth, nodes, best, pv), or with a threshold (status, depth, nodes, value)\n\n"
     "Solve the endgame (the bag empty) where `mover` (27 counts) is to move against `opponent`\n"
     "after `scoreless` scoreless turns in a row. plies=0 and seconds=0: no limit. status 0\n"
     "proven, 1 cut by plies, 2 cut by time, 3 interrupted (Ctrl-C). best: (value, record) for\n"
     "the `top` best first moves, best first; pv: packed records from the best first move on.\n"
     "progress(depth, nodes, value, record or None) is called after each iteration and about\n"
-    "every 0.2 s; an exception it raises stops the search and propagates.");
+    "every 0.2 s; an exception it raises stops the search and propagates. With `threshold`\n"
+    "(an integer, |threshold| < 2^61) the search only settles where the value lies against it\n"
+    "(endgame_decide): value is a bound, below it, above it, or the threshold itself (exact).");
 
 PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"lexicon",  "layout",     "squares", "mover", "opponent", "scoreless",
                              "scoreless_limit", "out_gain", "out_loss", "stuck_loss", "plies", "top",
-                             "seconds", "tt_mb", "progress", NULL};
-    PyObject *lexicon_obj, *layout_obj, *progress;
+                             "seconds", "tt_mb", "progress", "threshold", NULL};
+    PyObject *lexicon_obj, *layout_obj, *progress, *threshold_obj = Py_None;
     PyObject *scoreless_obj, *limit_obj, *gain_obj, *loss_obj, *stuck_obj, *plies_obj, *top_obj, *tt_obj;
     double seconds;
     Py_buffer squares, mover, opponent;
     (void)module;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O!y*y*y*OOOOOOOdOO:endgame", kwlist, &LexiconType, &lexicon_obj,
-                                     &LayoutType, &layout_obj, &squares, &mover, &opponent, &scoreless_obj,
-                                     &limit_obj, &gain_obj, &loss_obj, &stuck_obj, &plies_obj, &top_obj, &seconds,
-                                     &tt_obj, &progress)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O!y*y*y*OOOOOOOdOO|O:endgame", kwlist, &LexiconType,
+                                     &lexicon_obj, &LayoutType, &layout_obj, &squares, &mover, &opponent,
+                                     &scoreless_obj, &limit_obj, &gain_obj, &loss_obj, &stuck_obj, &plies_obj, &top_obj,
+                                     &seconds, &tt_obj, &progress, &threshold_obj)) {
         return NULL;
     }
     LexiconObject *lexicon = (LexiconObject *)lexicon_obj;
     LayoutObject *layout = (LayoutObject *)layout_obj;
-    long long scoreless, limit, out_gain, out_loss, stuck_loss, plies, top, tt_mb;
+    long long scoreless, limit, out_gain, out_loss, stuck_loss, plies, top, tt_mb, threshold = 0;
     int ok = 0;
     if (!lexicon->has_view || !layout->ready) {
         PyErr_SetString(PyExc_ValueError, "endgame: the lexicon or layout was not initialised");
@@ -135,7 +138,9 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
                int_arg("endgame", stuck_obj, "stuck_loss", 0, MAX_GAIN, &stuck_loss) < 0 ||
                int_arg("endgame", plies_obj, "plies", 0, MAX_PLIES, &plies) < 0 ||
                int_arg("endgame", top_obj, "top", 1, MAX_TOP, &top) < 0 ||
-               int_arg("endgame", tt_obj, "tt_mb", 1, MAX_TT_MB, &tt_mb) < 0) {
+               int_arg("endgame", tt_obj, "tt_mb", 1, MAX_TT_MB, &tt_mb) < 0 ||
+               (threshold_obj != Py_None &&
+                int_arg("endgame", threshold_obj, "threshold", -MAX_THRESHOLD, MAX_THRESHOLD, &threshold) < 0)) {
     } else if (!(seconds >= 0 && seconds <= MAX_SECONDS)) { /* NaN too */
         PyErr_Format(PyExc_ValueError, "endgame: seconds must be 0..%d", (int)MAX_SECONDS);
     } else if (progress != Py_None && !PyCallable_Check(progress)) {
@@ -197,8 +202,11 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     Line line = {0};
     int depth_done = 0;
     Record *root_moves = NULL;
+    int64_t decided = 0;
     S->thread = PyEval_SaveThread();
-    int status = endgame_run(S, &R, (int)plies, (int)top, &line, &depth_done, &root_moves);
+    int status = threshold_obj != Py_None
+                     ? endgame_decide(S, (int)plies, (int64_t)threshold, &decided, &depth_done)
+                     : endgame_run(S, &R, (int)plies, (int)top, &line, &depth_done, &root_moves);
     int failed = S->fail_memory || S->stop == STOP_ERROR;
     PyEval_RestoreThread(S->thread);
 
@@ -207,6 +215,8 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
         if (!PyErr_Occurred()) {
             PyErr_NoMemory();
         }
+    } else if (threshold_obj != Py_None) {
+        result = Py_BuildValue("(iiKL)", status, depth_done, (unsigned long long)S->nodes, (long long)decided);
     } else {
         PyObject *best = PyList_New((Py_ssize_t)R.listed);
         PyObject *pv = PyBytes_FromStringAndSize((const char *)line.items, (Py_ssize_t)(line.count * sizeof(Record)));
