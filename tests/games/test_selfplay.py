@@ -597,7 +597,7 @@ def test_cli_without_players_is_greedy_once_per_bag(word_file):
         (
             ["--players", "greedy,smart", "--games", "2"],
             "unknown player 'smart' (use greedy, equity, endgame, peg, one of the last three with :FILE, "
-            "or sim:iterations=N,plies=N,candidates=N,endgame=MS)",
+            "or sim:iterations=N,plies=N,candidates=N,endgame=MS,rank=points|win)",
         ),
         (["--players", "equity:,greedy", "--games", "2"], "equity: needs a leave file"),
         (["--players", "equity:/no/such.leaves,greedy", "--games", "2"], "cannot read"),
