@@ -501,6 +501,7 @@ def peg(
     time_limit: float | None = None,
     plies: int | None = None,
     exhaustive: bool = False,
+    exact_spread: bool = False,
 ) -> PegResult:
     """Solve a pre-endgame, as ``scrab peg`` does: with 1 to ``max_bag`` tiles in the bag
     (at most 7), the ``top`` best moves by equity (``leaves`` as in ``solve``) and the pass,
@@ -509,7 +510,9 @@ def peg(
     the opponent's before the move. The opponent replies at its best knowing only its own
     rack, or with ``pessimistic`` the reply worst for the mover. The moves are searched in
     stages (greedy play-outs, the best half one ply deep, the best 2 to the end or ``plies``
-    deep); ``exhaustive`` searches every move in the last stage.
+    deep); ``exhaustive`` searches every move in the last stage. The last stage settles
+    only who wins each draw, and its moves' mean spreads are the stage before's estimates
+    (``spread_exact`` False), unless ``exact_spread``.
     ``PegResult.candidates`` are best first: by the stage reached, then win rate (a draw
     counting half), then mean final spread."""
     from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, solve_pre_endgame
@@ -519,6 +522,8 @@ def peg(
         raise InputError(f"pessimistic must be True or False, not {pessimistic!r}")
     if not isinstance(exhaustive, bool):
         raise InputError(f"exhaustive must be True or False, not {exhaustive!r}")
+    if not isinstance(exact_spread, bool):
+        raise InputError(f"exact_spread must be True or False, not {exact_spread!r}")
     lex = _lexicon(lexicon, rule_set)
     table = _leave_table(leaves, rule_set, lex, lexicon)
     return solve_pre_endgame(
@@ -535,6 +540,7 @@ def peg(
         time_limit=time_limit,
         plies=plies,
         exhaustive=exhaustive,
+        exact_spread=exact_spread,
     )
 
 

@@ -197,6 +197,7 @@ def test_peg_plays_out_every_draw(tmp_path):
         centre=(2, 2),
         counts=tuple(counts),
         rack_size=2,
+        exchange_max=2,  # (as a rule file must: the greedy stage's play-outs check it)
     )
     words = tmp_path / "za.txt"
     words.write_text("ZA\n", encoding="ascii")
@@ -206,6 +207,11 @@ def test_peg_plays_out_every_draw(tmp_path):
     play, passing = result.candidates
     assert scrab.move_of(board, "ZE", play.move, rules).text == "A2 Z(A)" and play.move.score == 11
     assert (play.wins, play.draws, passing.wins) == (2, 3, 0)
+    assert not play.spread_exact  # (the last stage settles who wins; exact_spread solves the spread too)
+    exact = scrab.peg(board, "ZE", words, rules, leaves=scrab.LeaveTable.zeros(), spread=-5, exact_spread=True)
+    assert exact.candidates[0].spread_exact and exact.candidates[0].spread_mean == pytest.approx(-5 + 42 / 3)
+    with pytest.raises(scrab.InputError, match="exact_spread must be True or False, not 'yes'"):
+        scrab.peg(board, "ZE", words, rules, exact_spread="yes")
     pessimistic = scrab.peg(board, "ZE", words, rules, leaves=scrab.LeaveTable.zeros(), spread=-5, pessimistic=True)
     assert pessimistic.model == "pessimistic"
 

@@ -104,6 +104,11 @@ def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> s
     help="Search every move in the last stage (default: stages keep the best few).",
 )
 @click.option(
+    "--exact-spread",
+    is_flag=True,
+    help="Solve the last stage's endgames for their final spread too (default: only who wins each; slower).",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(0, 86_400, min_open=True),
     metavar="SECONDS",
@@ -125,6 +130,7 @@ def peg(
     spread: int | None,
     plies: int | None,
     exhaustive: bool,
+    exact_spread: bool,
     time_limit: float | None,
     as_json: bool,
 ) -> None:
@@ -134,8 +140,11 @@ def peg(
 
     The moves are searched in stages (as MAGPIE): first every move by greedy play-outs,
     then the best half with endgames 1 ply deep, then the best 2 solved to the end (or
-    --plies deep); the list is ranked by the stage reached, then by win rate.
-    --exhaustive searches every move in the last stage.
+    --plies deep); the list is ranked by the stage reached, then by win rate, then by
+    mean spread. --exhaustive searches every move in the last stage. The last stage
+    settles only who wins each draw (a null-window search, far faster), and a move's mean
+    spread there is the stage before's estimate, marked ~; --exact-spread solves for the
+    spread too.
 
     POSITION is anything scrab solve reads (a board file, - for standard input, a CGP
     position, a GCG game record with --turn N, whose rules, rack and spread are used).
@@ -191,6 +200,7 @@ def peg(
                 progress=progress,
                 plies=plies,
                 exhaustive=exhaustive,
+                exact_spread=exact_spread,
             )
     except PegStopped as exc:  # Ctrl-C or SIGTERM: the moves finished so far
         result, interrupted = exc.result, True
@@ -218,7 +228,9 @@ def peg(
             "stopped": result.stopped,
             "seconds": result.seconds,
             "exhaustive": exhaustive,
-            "stages": [{"plies": stage.plies, "moves": stage.moves} for stage in result.stages],
+            "stages": [
+                {"plies": stage.plies, "moves": stage.moves, "first_win": stage.first_win} for stage in result.stages
+            ],
             "moves": [
                 {
                     "rank": rank,
@@ -230,6 +242,7 @@ def peg(
                     "draws": c.draws,
                     "win_rate": c.win_rate,
                     "spread_mean": c.spread_mean,
+                    "spread_exact": c.spread_exact,
                     "endgames": c.endgames,
                     "proven": c.proven,
                     "stage": c.stage,
@@ -273,14 +286,18 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
             str(c.move.score),
             f"{wins}/{c.draws:,}",
             f"{100 * c.win_rate:.1f}%",
-            f"{c.spread_mean:+.1f}",
+            ("" if c.spread_exact else "~") + f"{c.spread_mean:+.1f}",
             f"{c.endgames:,}",
-            depth_text(c.plies, c.proven),
+            depth_text(c.plies, c.proven, c.spread_exact),
         )
     if result.candidates:
         out.print(table)
     if len(result.stages) > 1:
-        print_wrapped(out, "Stages: " + "; ".join(stage_text(s.plies, s.moves) for s in result.stages))
+        print_wrapped(out, "Stages: " + "; ".join(stage_text(s.plies, s.moves, s.first_win) for s in result.stages))
+    if any(not c.spread_exact for c in result.candidates):
+        print_wrapped(
+            out, "~: the stage before's estimate, as the last stage settles who wins (--exact-spread: the spread)"
+        )
     if result.stopped == "time":
         print_wrapped(out, f"Stopped by the time limit: {finished_text(result)}")
 
@@ -293,10 +310,10 @@ def finished_text(result: PegResult) -> str:
     return f"{len(result.candidates)} of {result.considered} moves finished"
 
 
-def depth_text(plies: int | None, proven: bool) -> str:
+def depth_text(plies: int | None, proven: bool, spread_exact: bool = True) -> str:
     """How deep a move's endgames were searched, for the table."""
     if proven:
-        return "exact"
+        return "exact" if spread_exact else "who wins: exact"
     if plies is None:  # (not proven: a move leaving tiles in the bag, whose reply is chosen by play-outs)
         return "to the end"
     if plies == 0:
@@ -304,7 +321,7 @@ def depth_text(plies: int | None, proven: bool) -> str:
     return f"{plies} ply" if plies == 1 else f"{plies} plies"
 
 
-def stage_text(plies: int | None, moves: int) -> str:
+def stage_text(plies: int | None, moves: int, first_win: bool = False) -> str:
     depth = (
         "to the end"
         if plies is None
@@ -314,4 +331,4 @@ def stage_text(plies: int | None, moves: int) -> str:
         if plies == 1
         else f"{plies} plies deep"
     )
-    return f"{moves} {'move' if moves == 1 else 'moves'} {depth}"
+    return f"{moves} {'move' if moves == 1 else 'moves'} {depth}" + (", who wins" if first_win else "")

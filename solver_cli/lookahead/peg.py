@@ -110,12 +110,14 @@ class PegCandidate:
     proven: bool
     stage: int = 1  # the last stage (1, 2, ...) that searched it or found it exact already
     plies: int | None = None  # how deep its endgames were searched; None: to the end; 0: greedy play-outs
+    spread_exact: bool = True  # False: the last stage settled who wins; the spread is the stage before's
 
 
 @dataclass(frozen=True)
 class Stage:
     plies: int | None  # each endgame's depth in this stage; None: to the end; 0: greedy play-outs
     moves: int  # candidates that enter it
+    first_win: bool = False  # its endgames settle who wins only, not the final spread
 
 
 @dataclass(frozen=True)
@@ -175,14 +177,18 @@ def solve_pre_endgame(
     engine: str | None = None,
     plies: int | None = None,
     exhaustive: bool = False,
+    exact_spread: bool = False,
 ) -> PegResult:
     """Rank the ``top`` best candidates by equity (``leaves``; None ranks by score) and the
     pass for ``rack`` (27 counts) by their chance of winning over every split of the unseen
     tiles, in stages (see the module docstring). ``spread`` is the mover's score minus the
     opponent's, ``scoreless`` the scoreless turns in a row already made. ``plies`` limits
     the last stage's endgames (None: to the end); ``exhaustive`` searches every candidate
-    in that stage. ``time_limit`` (seconds) and Ctrl-C (``PegStopped``) keep the
-    candidates finished so far, each with its figures from the last stage it finished."""
+    in that stage. The last stage settles only who wins each split ("first win"), and a
+    candidate's mean spread is then the stage before's estimate (``spread_exact`` False),
+    unless ``exact_spread``, which solves each of its endgames for its value (slower).
+    ``time_limit`` (seconds) and Ctrl-C (``PegStopped``) keep the candidates finished so
+    far, each with its figures from the last stage it finished."""
     started = time.perf_counter()
     bag = _check(board, rack, rules, spread, scoreless, top, max_bag, model, time_limit, plies)
     unseen = list(unseen_tiles(board, rack, rules).counts)
@@ -193,10 +199,11 @@ def solve_pre_endgame(
     candidates = search.candidates(board, rack, bag)
     opponent_size = sum(unseen) - bag
     draws = comb(sum(unseen), opponent_size)
-    stages = stage_plan(len(candidates), plies, exhaustive)
-    if len(stages) > 1:
+    stages = stage_plan(len(candidates), plies, exhaustive, first_win=not exact_spread)
+    if len(stage_plan(len(candidates), plies, exhaustive)) > 1:
         # The pass's reply is chosen over some 20 replies times every split: at each stage's
-        # depth that would cost as much as all the other candidates together.
+        # depth that would cost as much as all the other candidates together. (Searching
+        # every candidate at once, it is chosen at the stage's depth.)
         search.choice_plies = GREEDY
     finished: dict[int, PegCandidate] = {}  # by the candidate's place in equity order
     stopped: str | None = None
@@ -233,13 +240,17 @@ def solve_pre_endgame(
                     if progress is not None:
                         progress(done, total, found)
                 continue
+            search.first_win = stage.first_win
             for i in entering:
                 known = finished.get(i)
                 if known is not None and known.proven:  # exact already: deeper changes nothing
                     finished[i] = dataclasses.replace(known, stage=number)
                 else:
                     found = search.evaluate(candidates[i], rack, unseen, opponent_size, spread, scoreless, draws)
-                    finished[i] = dataclasses.replace(found, stage=number, plies=stage.plies)
+                    found = dataclasses.replace(found, stage=number, plies=stage.plies)
+                    if search.first_win and known is not None:  # (who wins is settled; the spread is estimated)
+                        found = dataclasses.replace(found, spread_mean=known.spread_mean, spread_exact=False)
+                    finished[i] = found
                 done += 1
                 if progress is not None:
                     progress(done, total, finished[i])
@@ -261,18 +272,23 @@ def rank_key(candidate: PegCandidate, index: int, stages: int) -> tuple[int, flo
     return (-depth, -candidate.win_rate, -candidate.spread_mean, index)
 
 
-def stage_plan(candidates: int, plies: int | None = None, exhaustive: bool = False) -> tuple[Stage, ...]:
+def stage_plan(
+    candidates: int, plies: int | None = None, exhaustive: bool = False, first_win: bool = False
+) -> tuple[Stage, ...]:
     """The stages for ``candidates`` moves: greedy play-outs for all, endgames one ply deep
     for the best half (when that is more than ``MIN_KEEP`` and ``plies`` is not 1), then the
     last stage for the best ``MIN_KEEP``, ``plies`` deep (None: to the end). One stage for
-    every move with ``exhaustive`` or at most ``MIN_KEEP`` moves."""
+    every move with ``exhaustive`` or at most ``MIN_KEEP`` moves, after greedy play-outs
+    for all with ``first_win`` (whose last stage estimates no spread)."""
     if exhaustive or candidates <= MIN_KEEP:
+        if first_win:
+            return (Stage(GREEDY, candidates), Stage(plies, candidates, first_win=True))
         return (Stage(plies, candidates),)
     plan = [Stage(GREEDY, candidates)]
     half = (candidates + 1) // 2
     if half > MIN_KEEP and (plies is None or plies > 1):
         plan.append(Stage(1, half))
-    plan.append(Stage(plies, MIN_KEEP))
+    plan.append(Stage(plies, MIN_KEEP, first_win=first_win))
     return tuple(plan)
 
 
@@ -340,6 +356,12 @@ class _Search:
     )
     used: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = field(default_factory=set)
     proven: bool = True
+    # With first_win, endgames are only asked who wins (``verdict``): their sides (-1, 0, 1)
+    # by (position, threshold, plies), a proven one by plies None too.
+    first_win: bool = False
+    verdicts: dict[tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], int, int | None], int] = field(
+        default_factory=dict
+    )
     # The greedy play-outs' leave table and engine, settled once: a fresh zero table would
     # be checked and copied for the native loop at every play-out.
     play_leaves: LeaveTable = field(init=False)
@@ -479,7 +501,7 @@ class _Search:
             return [(Fraction(1), score - stuck * _face(left, values) + stuck * _face(opponent, values))]
         if placed >= in_bag:  # the mover takes the whole bag: the endgame, the opponent to move
             mine = [a + b for a, b in zip(left, bag, strict=True)]
-            return [(Fraction(1), score - self.endgame(after, opponent, mine, scoreless))]
+            return [(Fraction(1), score - self.endgame(after, opponent, mine, scoreless, spread + score))]
         outcomes: Outcomes = []
         for drawn, p in _draws(bag, placed):
             mine = [a + b for a, b in zip(left, drawn, strict=True)]
@@ -551,11 +573,16 @@ class _Search:
         _, ranked = ranked_moves(board, rack, self.gaddag, self.rules, keep=1, valuation=valuation, engine=self.engine)
         return ranked[0] if ranked else PASS_MOVE
 
-    def endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> int:
+    def endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int, threshold: int) -> int:
         """The endgame's value from ``mover``'s side at the depth searched now (each position
-        valued once a depth; a proven value serves at any depth)."""
+        valued once a depth; a proven value serves at any depth). The other side wins when
+        it is below ``threshold`` (that side's spread before it): with ``first_win`` only
+        that is settled, and the value returned is threshold - 1, threshold or threshold + 1,
+        which tells who wins and nothing more."""
         key = (tuple(board.squares), tuple(mover), tuple(opponent), scoreless)
         self.used.add(key)
+        if self.first_win and self.plies != GREEDY:
+            return self.verdict(key, board, mover, opponent, scoreless, threshold)
         value = self.exact.get(key)
         if value is not None:
             return value
@@ -571,6 +598,48 @@ class _Search:
             self.estimates[(key, self.plies)] = value
         self.proven = False
         return value
+
+    def verdict(
+        self,
+        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+        board: Board,
+        mover: list[int],
+        opponent: list[int],
+        scoreless: int,
+        threshold: int,
+    ) -> int:
+        """``endgame`` with ``first_win``: an exact value known already settles it; else a
+        null-window search at ``threshold`` (``decide_endgame``)."""
+        value = self.exact.get(key)
+        if value is None:
+            side = self.verdicts.get((key, threshold, None))  # (proven, or searched to the end)
+            if side is None:
+                side = self.verdicts.get((key, threshold, self.plies))
+            if side is None:
+                found = endgame.decide_endgame(
+                    board,
+                    mover,
+                    opponent,
+                    self.gaddag,
+                    self.rules,
+                    threshold,
+                    scoreless=scoreless,
+                    plies=self.plies,
+                    time_limit=self.remaining(),
+                    tt_mb=self.tt_mb,
+                    engine=self.engine,
+                    prune=False,  # (the gaddag is pruned for every tile in play already)
+                )
+                if found.stopped == TIME:
+                    raise _OutOfTime
+                side = found.side
+                self.verdicts[(key, threshold, self.plies)] = side
+                if found.proven:
+                    self.verdicts[(key, threshold, None)] = side  # (proven: it holds at any depth)
+            if self.verdicts.get((key, threshold, None)) is None:
+                self.proven = False
+            return threshold + side
+        return threshold + int(value > threshold) - int(value < threshold)
 
     def search_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> tuple[int, bool]:
         found = endgame.solve_endgame(

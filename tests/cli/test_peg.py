@@ -52,24 +52,55 @@ def at_world(tmp_path):
 
 
 def test_the_stages_in_json_and_in_the_table(at_world):
-    data = json.loads(run([*at_world, "--json"]).stdout)
+    data = json.loads(run([*at_world, "--exact-spread", "--json"]).stdout)
     assert data["exhaustive"] is False
-    assert data["stages"] == [{"plies": 0, "moves": 5}, {"plies": 1, "moves": 3}, {"plies": None, "moves": 2}]
+    assert data["stages"] == [
+        {"plies": 0, "moves": 5, "first_win": False},
+        {"plies": 1, "moves": 3, "first_win": False},
+        {"plies": None, "moves": 2, "first_win": False},
+    ]
     stages = [m["stage"] for m in data["moves"]]
     assert stages[:2] == [3, 3] and stages == sorted(stages, reverse=True) and min(stages) < 3
-    assert all(m["proven"] for m in data["moves"][:2])
+    assert all(m["proven"] and m["spread_exact"] for m in data["moves"][:2])
     assert any(m["plies"] == 0 and not m["proven"] for m in data["moves"])
-    text = " ".join(run(at_world).stdout.split())
+    text = " ".join(run([*at_world, "--exact-spread"]).stdout.split())
     assert "Stages: 5 moves by greedy play-outs; 3 moves 1 ply deep; 2 moves to the end" in text
-    assert "│ exact │" in text and "│ greedy play-outs │" in text
-    full = json.loads(run([*at_world, "--exhaustive", "--json"]).stdout)
-    assert full["exhaustive"] is True and full["stages"] == [{"plies": None, "moves": 5}]
+    assert "│ exact │" in text and "│ greedy play-outs │" in text and "~" not in text
+    full = json.loads(run([*at_world, "--exhaustive", "--exact-spread", "--json"]).stdout)
+    assert full["exhaustive"] is True and full["stages"] == [{"plies": None, "moves": 5, "first_win": False}]
     assert all(m["proven"] and m["stage"] == 1 for m in full["moves"])
     exact = {m["move"]: (m["wins"], m["spread_mean"]) for m in full["moves"]}
     for m in data["moves"][:2]:
         assert (m["wins"], m["spread_mean"]) == exact[m["move"]]
-    shallow = json.loads(run([*at_world, "--exhaustive", "--plies", "1", "--json"]).stdout)
-    assert shallow["stages"] == [{"plies": 1, "moves": 5}] and {m["plies"] for m in shallow["moves"]} == {1}
+    shallow = json.loads(run([*at_world, "--exhaustive", "--plies", "1", "--exact-spread", "--json"]).stdout)
+    assert shallow["stages"] == [{"plies": 1, "moves": 5, "first_win": False}]
+    assert {m["plies"] for m in shallow["moves"]} == {1}
+
+
+def test_by_default_the_last_stage_settles_who_wins_and_marks_the_spread_estimated(at_world):
+    data = json.loads(run([*at_world, "--json"]).stdout)
+    assert [s["first_win"] for s in data["stages"]] == [False, False, True]
+    exact = {m["move"]: m for m in json.loads(run([*at_world, "--exact-spread", "--json"]).stdout)["moves"]}
+    last = [m for m in data["moves"] if m["stage"] == 3]
+    assert len(last) == 2
+    for m in last:
+        assert m["proven"] and not m["spread_exact"] and m["wins"] == exact[m["move"]]["wins"]
+    assert all(m["spread_exact"] for m in data["moves"] if m["stage"] < 3)
+    text = " ".join(run(at_world).stdout.split())
+    assert "2 moves to the end, who wins" in text and "│ who wins: exact │" in text
+    assert "~: the stage before's estimate, as the last stage settles who wins (--exact-spread: the spread)" in text
+    full = json.loads(run([*at_world, "--exhaustive", "--json"]).stdout)
+    assert full["stages"] == [
+        {"plies": 0, "moves": 5, "first_win": False},
+        {"plies": None, "moves": 5, "first_win": True},
+    ]
+    assert {m["move"]: m["wins"] for m in full["moves"]} == {move: m["wins"] for move, m in exact_all(at_world).items()}
+
+
+def exact_all(at_world) -> dict:
+    return {
+        m["move"]: m for m in json.loads(run([*at_world, "--exhaustive", "--exact-spread", "--json"]).stdout)["moves"]
+    }
 
 
 def run(args: list[str]):
@@ -77,7 +108,7 @@ def run(args: list[str]):
 
 
 def test_json_gives_each_move_over_every_draw(za_world):
-    result = run([*za_world(), "--spread", "-5", "--json"])
+    result = run([*za_world(), "--spread", "-5", "--exact-spread", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["model"], data["bag"], data["unseen"], data["draws"], data["spread"]) == ("best reply", 1, 3, 3, -5)
@@ -87,10 +118,14 @@ def test_json_gives_each_move_over_every_draw(za_world):
     assert (play["move"], play["score"], play["wins"], play["draws"]) == ("A2 Z(A)", 11, 2, 3)
     assert play["spread_mean"] == pytest.approx(-5 + 42 / 3) and play["proven"] and play["endgames"] == 2
     assert (passing["move"], passing["kind"], passing["wins"]) == ("pass", "pass", 0)
+    fast = json.loads(run([*za_world(), "--spread", "-5", "--json"]).stdout)
+    assert [(m["move"], m["wins"], m["proven"]) for m in fast["moves"]] == [
+        (m["move"], m["wins"], m["proven"]) for m in data["moves"]
+    ]
 
 
 def test_the_table_names_the_opponent_model(za_world):
-    result = run([*za_world(), "--spread", "-5"])
+    result = run([*za_world(), "--spread", "-5", "--exact-spread"])
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())  # the header wraps with the terminal
     assert "1 tile in the bag, 3 unseen, 3 draws; spread -5" in text
@@ -126,7 +161,8 @@ def test_ctrl_c_prints_the_moves_finished_and_exits_130(za_world, monkeypatch):
     assert result.exit_code == 130
     data = json.loads(result.stdout)
     assert (data["finished"], data["considered"], data["stopped"]) == (1, 2, "interrupted")
-    assert result.stderr.strip().splitlines()[-1] == "Stopped: 1 of 2 moves finished"
+    last_stage = "in stage 1 of 2; each move has the figures of the last stage it finished"
+    assert result.stderr.strip().splitlines()[-1] == f"Stopped: {last_stage}"
 
 
 @python_engine_in_soak()  # the twin's moves on a full board: long, and nothing new here

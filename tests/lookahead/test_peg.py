@@ -72,7 +72,7 @@ def za():
 
 def test_the_z_world_worked_by_hand(za, engine):
     gaddag, rules = za
-    result = solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-5, top=5)
+    result = solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-5, top=5, exact_spread=True)
     assert (result.bag, result.unseen, result.draws, result.model) == (1, 3, 3, BEST_REPLY)
     play, passing = result.candidates
     # ZA (11): we draw the bag tile and nothing more is ever played. Bag Z: we are stuck
@@ -87,7 +87,12 @@ def test_the_z_world_worked_by_hand(za, engine):
     assert passing.move.kind == PASS
     assert passing.wins == 0
     assert passing.spread_mean == pytest.approx(-5 + (2 - 2 * 20) / 3)
-    assert play.proven and passing.proven and play.endgames == 2
+    assert play.proven and passing.proven and play.endgames == 2 and play.spread_exact
+    # By default the last stage settles who wins only: the same wins, the spread estimated.
+    fast = solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-5, top=5)
+    assert [(c.move, c.wins, c.proven, c.spread_exact) for c in fast.candidates] == [
+        (c.move, c.wins, True, False) for c in result.candidates
+    ]
 
 
 @python_engine_in_soak()  # the reference's own time dominates; the engines are compared above
@@ -100,7 +105,10 @@ def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine
     gaddag = build_gaddag(words)
     rules = tiny_rules("AT" + "XT" + "ZAI")
     rack = parse_rack("XT", 2)
-    result = solve_pre_endgame(board, rack, gaddag, rules, spread=3, top=4, exhaustive=True)
+    result = solve_pre_endgame(board, rack, gaddag, rules, spread=3, top=4, exhaustive=True, exact_spread=True)
+    first_win = {
+        c.move: c for c in solve_pre_endgame(board, rack, gaddag, rules, spread=3, top=4, exhaustive=True).candidates
+    }
     unseen = "ZAI"
     assert any(c.move.kind == PASS for c in result.candidates)
     plays = [c for c in result.candidates if c.move.kind == PLACE]
@@ -124,6 +132,7 @@ def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine
             total += final
         assert (c.wins, c.draws) == (wins, 3), c.move
         assert c.spread_mean == pytest.approx(total / 3), c.move
+        assert (first_win[c.move].wins, first_win[c.move].proven) == (wins, True), c.move
 
 
 # Four plays and the pass, enough for the stages to drop some (see the test above).
@@ -143,6 +152,10 @@ def test_the_stages_keep_half_then_two_moves_searched_to_the_end():
     assert stage_plan(4) == (Stage(GREEDY, 4), Stage(None, 2))
     assert stage_plan(2) == (Stage(None, 2),)
     assert stage_plan(21, plies=3, exhaustive=True) == (Stage(3, 21),)
+    # settling who wins only in the last stage, whose spreads come from the stage before
+    assert stage_plan(21, first_win=True) == (Stage(GREEDY, 21), Stage(1, 11), Stage(None, 2, first_win=True))
+    assert stage_plan(2, first_win=True) == (Stage(GREEDY, 2), Stage(None, 2, first_win=True))
+    assert stage_plan(21, plies=3, exhaustive=True, first_win=True) == (Stage(GREEDY, 21), Stage(3, 21, True))
 
 
 @pytest.mark.parametrize("spread", [3, -9])
@@ -152,8 +165,8 @@ def test_staged_moves_that_reach_the_last_stage_match_the_exhaustive_search(engi
     the way carries the figures of the stage that dropped it."""
     gaddag, rules = at_world()
     rack = parse_rack("XT", 2)
-    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
-    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True)
+    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exact_spread=True)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True, exact_spread=True)
     assert len(staged.stages) == 3 and staged.stages[0] == Stage(GREEDY, 5)
     assert len(staged.candidates) == len(full.candidates) == 5
     exact = {c.move: c for c in full.candidates}
@@ -169,6 +182,30 @@ def test_staged_moves_that_reach_the_last_stage_match_the_exhaustive_search(engi
         )
     assert all(c.stage < last for c in staged.candidates[len(reached) :])
     assert [c.stage for c in staged.candidates] == sorted((c.stage for c in staged.candidates), reverse=True)
+
+
+@pytest.mark.parametrize("spread", [3, -9, 0])
+def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engine, spread, monkeypatch):
+    """By default the last stage's moves win exactly the draws they win when every endgame
+    is solved for its value, and carry the mean spread the stage before estimated for them."""
+    from solver_cli.lookahead import peg
+
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    fast = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True, exact_spread=True)
+    exact = {c.move: c for c in full.candidates}
+    last = [c for c in fast.candidates if c.stage == len(fast.stages)]
+    assert fast.stages[-1].first_win and len(last) >= 2
+    for c in last:
+        assert c.proven and not c.spread_exact
+        assert (c.wins, c.win_rate) == (exact[c.move].wins, exact[c.move].win_rate), c.move
+    # the stage before's spreads: the same search stopped after that stage
+    plan = fast.stages[:-1]
+    monkeypatch.setattr(peg, "stage_plan", lambda n, plies=None, exhaustive=False, first_win=False: plan)
+    before = {c.move: c for c in solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4).candidates}
+    for c in last:
+        assert c.spread_mean == before[c.move].spread_mean, c.move
 
 
 def test_the_greedy_pass_plays_every_split_out_by_equity(engine):
@@ -261,14 +298,16 @@ def test_in_stages_the_opponents_reply_is_chosen_by_play_outs(monkeypatch):
         return original(self, *args)
 
     monkeypatch.setattr(peg._Search, "greedy_endgame", counted)
-    monkeypatch.setattr(peg, "stage_plan", lambda n, plies=None, exhaustive=False: (Stage(GREEDY, n), Stage(None, n)))
-    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4)
+    monkeypatch.setattr(
+        peg, "stage_plan", lambda n, plies=None, exhaustive=False, **_: (Stage(GREEDY, n), Stage(None, n))
+    )
+    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4, exact_spread=True)
     passing = next(c for c in staged.candidates if c.move.kind == PASS)
     assert calls and passing.stage == 2 and not passing.proven
     assert all(c.proven for c in staged.candidates if c.move.kind == PLACE)
-    monkeypatch.setattr(peg, "stage_plan", lambda n, plies=None, exhaustive=False: (Stage(None, n),))
+    monkeypatch.setattr(peg, "stage_plan", lambda n, plies=None, exhaustive=False, **_: (Stage(None, n),))
     calls.clear()
-    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4, exhaustive=True)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4, exhaustive=True, exact_spread=True)
     assert not calls and all(c.proven for c in full.candidates)
 
 
@@ -319,8 +358,8 @@ def test_the_opponent_models_differ_when_the_opponent_cannot_see_our_rack(engine
     gaddag = build_gaddag(["EA", "ZA"])
     rules = tiny_rules("A" + "EE" + "ZEE")
     rack = parse_rack("EE", 2)
-    best = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, scoreless=3, top=5)
-    worst = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, scoreless=3, top=5, model=PESSIMISTIC)
+    best = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, scoreless=3, top=5, exact_spread=True)
+    worst = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, scoreless=3, top=5, model=PESSIMISTIC, exact_spread=True)
     assert (best.model, worst.model) == (BEST_REPLY, PESSIMISTIC)
 
     def by_kind(result):
@@ -333,6 +372,9 @@ def test_the_opponent_models_differ_when_the_opponent_cannot_see_our_rack(engine
     assert by_kind(best)[PASS].spread_mean == pytest.approx((7 - 2 * 11) / 3)
     assert by_kind(worst)[PASS].wins == 0
     assert by_kind(worst)[PASS].spread_mean == pytest.approx((-7 - 2 * 11) / 3)
+    for model, exact in ((BEST_REPLY, best), (PESSIMISTIC, worst)):  # settling who wins only: the same wins
+        fast = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, scoreless=3, top=5, model=model)
+        assert {c.move: c.wins for c in fast.candidates} == {c.move: c.wins for c in exact.candidates}
 
 
 @pytest.mark.parametrize(
@@ -375,6 +417,6 @@ def test_ctrl_c_keeps_the_candidates_finished(za):
 
     with pytest.raises(PegStopped) as stop:
         solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-5, progress=progress)
-    assert seen == [(1, 2)]
+    assert seen == [(1, 4)]  # (the greedy stage's first move of two stages of two)
     assert len(stop.value.result.candidates) == 1 and stop.value.result.stopped == "interrupted"
     assert stop.value.result.candidates[0].move.score == 11
