@@ -615,6 +615,8 @@ class _Search:
             side = self.verdicts.get((key, threshold, None))  # (proven, or searched to the end)
             if side is None:
                 side = self.verdicts.get((key, threshold, self.plies))
+            if side is None and self.below_is_costly(key, board, mover, opponent, scoreless, threshold):
+                return self.endgame_value(key, board, mover, opponent, scoreless, threshold)
             if side is None:
                 found = endgame.decide_endgame(
                     board,
@@ -639,6 +641,42 @@ class _Search:
             if self.verdicts.get((key, threshold, None)) is None:
                 self.proven = False
             return threshold + side
+        return threshold + int(value > threshold) - int(value < threshold)
+
+    def below_is_costly(
+        self,
+        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+        board: Board,
+        mover: list[int],
+        opponent: list[int],
+        scoreless: int,
+        threshold: int,
+    ) -> bool:
+        """Whether the value is expected below ``threshold`` (by the stage before's estimate,
+        else greedy play): showing that takes refuting every move, and a null window far
+        above the value can cost many times the value itself (lines that only just stay
+        below it run long), so the value is searched instead."""
+        estimate = self.estimates.get((key, 1))
+        if estimate is None:
+            estimate = self.greedy_endgame(board, mover, opponent, scoreless)
+        return estimate < threshold
+
+    def endgame_value(
+        self,
+        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+        board: Board,
+        mover: list[int],
+        opponent: list[int],
+        scoreless: int,
+        threshold: int,
+    ) -> int:
+        """``verdict``'s answer from the value searched at the depth searched now."""
+        value, proven = self.search_endgame(board, mover, opponent, scoreless)
+        if proven:
+            self.exact[key] = value
+        else:
+            self.estimates[(key, self.plies)] = value
+            self.proven = False
         return threshold + int(value > threshold) - int(value < threshold)
 
     def search_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> tuple[int, bool]:

@@ -184,12 +184,17 @@ def test_staged_moves_that_reach_the_last_stage_match_the_exhaustive_search(engi
     assert [c.stage for c in staged.candidates] == sorted((c.stage for c in staged.candidates), reverse=True)
 
 
+@pytest.mark.parametrize("costly", [None, True, False])
 @pytest.mark.parametrize("spread", [3, -9, 0])
-def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engine, spread, monkeypatch):
+def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engine, spread, costly, monkeypatch):
     """By default the last stage's moves win exactly the draws they win when every endgame
-    is solved for its value, and carry the mean spread the stage before estimated for them."""
+    is solved for its value, and carry the mean spread the stage before estimated for them;
+    whether each verdict comes from a null window or, where that is expected to cost more,
+    from the value (``costly`` forces either)."""
     from solver_cli.lookahead import peg
 
+    if costly is not None:
+        monkeypatch.setattr(peg._Search, "below_is_costly", lambda *_: costly)
     gaddag, rules = at_world()
     rack = parse_rack("XT", 2)
     fast = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
@@ -336,7 +341,11 @@ def test_identical_tiles_are_weighted_as_drawn(za):
     assert play.move.kind == PLACE and (play.wins, play.draws) == (3, comb(3, 2))
 
 
-def test_a_tie_counts_half(za):
+@pytest.mark.parametrize("costly", [True, False])  # (the verdict from the value, or from a null window)
+def test_a_tie_counts_half(za, costly, monkeypatch):
+    from solver_cli.lookahead import peg
+
+    monkeypatch.setattr(peg._Search, "below_is_costly", lambda *_: costly)
     gaddag, rules = za
     result = solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-2, top=5)
     play = next(c for c in result.candidates if c.move.kind == PLACE)
