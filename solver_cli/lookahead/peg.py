@@ -583,6 +583,17 @@ class _Search:
         self.used.add(key)
         if self.first_win and self.plies != GREEDY:
             return self.verdict(key, board, mover, opponent, scoreless, threshold)
+        return self.value(key, board, mover, opponent, scoreless)
+
+    def value(
+        self,
+        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+        board: Board,
+        mover: list[int],
+        opponent: list[int],
+        scoreless: int,
+    ) -> int:
+        """The endgame's value at the depth searched now, each position valued once a depth."""
         value = self.exact.get(key)
         if value is not None:
             return value
@@ -616,7 +627,8 @@ class _Search:
             if side is None:
                 side = self.verdicts.get((key, threshold, self.plies))
             if side is None and self.below_is_costly(key, board, mover, opponent, scoreless, threshold):
-                return self.endgame_value(key, board, mover, opponent, scoreless, threshold)
+                value = self.value(key, board, mover, opponent, scoreless)
+                return threshold + int(value > threshold) - int(value < threshold)
             if side is None:
                 found = endgame.decide_endgame(
                     board,
@@ -660,24 +672,6 @@ class _Search:
         if estimate is None:
             estimate = self.greedy_endgame(board, mover, opponent, scoreless)
         return estimate < threshold
-
-    def endgame_value(
-        self,
-        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
-        board: Board,
-        mover: list[int],
-        opponent: list[int],
-        scoreless: int,
-        threshold: int,
-    ) -> int:
-        """``verdict``'s answer from the value searched at the depth searched now."""
-        value, proven = self.search_endgame(board, mover, opponent, scoreless)
-        if proven:
-            self.exact[key] = value
-        else:
-            self.estimates[(key, self.plies)] = value
-            self.proven = False
-        return threshold + int(value > threshold) - int(value < threshold)
 
     def search_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> tuple[int, bool]:
         found = endgame.solve_endgame(
