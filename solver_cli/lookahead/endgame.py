@@ -190,16 +190,7 @@ def decide_endgame(
     if chosen == "native" and _movegen_c is not None and hasattr(_movegen_c, "endgame"):
         try:
             status, depth, nodes, bound = _movegen_c.endgame(
-                movegen.native_lexicon(gaddag),
-                movegen._layout(rules),
-                bytes(board.squares),
-                bytes(mover),
-                bytes(opponent),
-                scoreless,
-                rules.scoreless_turns,
-                rules.out_gain,
-                rules.out_loss,
-                rules.stuck_loss,
+                *_native_position(board, mover, opponent, gaddag, rules, scoreless),
                 plies or 0,
                 1,
                 float(time_limit or 0.0),
@@ -765,6 +756,25 @@ def _search_python(
 _NATIVE_STOPS = {0: None, 1: PLIES, 2: TIME, 3: INTERRUPTED}
 
 
+def _native_position(
+    board: Board, mover: list[int], opponent: list[int], gaddag: Gaddag, rules: Rules, scoreless: int
+) -> tuple[_movegen_c.Lexicon, _movegen_c.Layout, bytes, bytes, bytes, int, int, int, int, int]:
+    """``_movegen_c.endgame``'s first arguments: the word graph, the board and both racks,
+    and the rule set's ending (both the solve and the verdict pass them alike)."""
+    return (
+        movegen.native_lexicon(gaddag),
+        movegen._layout(rules),
+        bytes(board.squares),
+        bytes(mover),
+        bytes(opponent),
+        scoreless,
+        rules.scoreless_turns,
+        rules.out_gain,
+        rules.out_loss,
+        rules.stuck_loss,
+    )
+
+
 def _search_native(
     board: Board,
     mover: list[int],
@@ -790,16 +800,7 @@ def _search_native(
 
     try:
         status, depth, nodes, best, pv = _movegen_c.endgame(
-            movegen.native_lexicon(gaddag),
-            movegen._layout(rules),
-            bytes(board.squares),
-            bytes(mover),
-            bytes(opponent),
-            scoreless,
-            rules.scoreless_turns,
-            rules.out_gain,
-            rules.out_loss,
-            rules.stuck_loss,
+            *_native_position(board, mover, opponent, gaddag, rules, scoreless),
             plies or 0,
             top,
             float(time_limit or 0.0),
