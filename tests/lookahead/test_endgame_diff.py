@@ -20,7 +20,7 @@ from .checks import check_proven
 from .positions import GAMES, KINDS, RULES, Endgame, Reference, TooBig, consistent, game_boards, random_endgame, unseen
 
 CHUNKS = 160
-PER_CHUNK = 32  # 160 x 32 = 5,120 endgames on the native engine, 1,280 of them on the twin too
+PER_CHUNK = 32  # 160 x 32 = 5,120 endgames, each on both engines
 PLAIN_CHUNKS = {"native": 5, "python": 1}  # in a plain `pytest`: 160 endgames, and 32 on the
 # slower twin; every kind on both rule sets in each chunk
 TOPS = (1, 1, 2, 3, 1000)  # 1000: every first move, each with its exact value
@@ -42,18 +42,11 @@ def solve_and_check(endgame: Endgame, lexicons, engine: str, top: int, tt_mb: in
     check_proven(endgame, result, Reference(gaddag), engine, top)
 
 
-# The Python twin is about 30 times slower: in the soak step it takes every fourth chunk
-# (1,280 endgames) so that CI's soak stays within its time; the native engine takes all.
-SOAK_STRIDE = {"native": 1, "python": 4}
-
-
 def engine_chunks() -> list:
     params = []
     for engine, plain in PLAIN_CHUNKS.items():
         built = pytest.mark.skipif(engine == "native" and not NATIVE_BUILT, reason="not built")
         for chunk in range(CHUNKS):
-            if chunk >= plain and chunk % SOAK_STRIDE[engine]:
-                continue
             marks = [built] if chunk < plain else [built, soak]
             params.append(pytest.param(engine, chunk, marks=marks, id=f"{engine}-{chunk}"))
     return params
@@ -70,15 +63,16 @@ def test_solver_equals_reference(chunk, engine, endgame_lexicons):
 
 
 BIG_SEEDS = 100_000  # where the bigger endgames' seeds start
-BIG_CHUNKS = {"native": 4, "python": 1}  # chunks of 16, all in the soak step (the reference
-# takes seconds on each, the twin about as long)
+BIG_CHUNKS = 4  # chunks of 16, all in the soak step (the reference takes seconds on each,
+# the twin about as long)
 
 
 def big_chunks() -> list:
     params = []
-    for engine, chunks in BIG_CHUNKS.items():
+    for engine in PLAIN_CHUNKS:
         built = pytest.mark.skipif(engine == "native" and not NATIVE_BUILT, reason="not built")
-        params += [pytest.param(engine, chunk, marks=[built, soak], id=f"{engine}-{chunk}") for chunk in range(chunks)]
+        for chunk in range(BIG_CHUNKS):
+            params.append(pytest.param(engine, chunk, marks=[built, soak], id=f"{engine}-{chunk}"))
     return params
 
 
@@ -197,8 +191,6 @@ def threshold_chunks() -> list:
     for engine, plain in PLAIN_CHUNKS.items():
         built = pytest.mark.skipif(engine == "native" and not NATIVE_BUILT, reason="not built")
         for chunk in range(CHUNKS // 4):
-            if chunk >= plain and chunk % SOAK_STRIDE[engine]:
-                continue
             marks = [built] if chunk < plain else [built, soak]
             params.append(pytest.param(engine, chunk, marks=marks, id=f"{engine}-{chunk}"))
     return params
