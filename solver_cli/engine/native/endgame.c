@@ -248,6 +248,17 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
         store(S, key, value, NO_MOVE, 0, BOUND_EXACT | HORIZON);
         return value;
     }
+    if (ply >= 2) {
+        /* a placement two plies up that still empties the rack and reaches beta: a cut-off
+         * before listing the moves (most nodes whose side can go out end here) */
+        const Ply *ref = &S->ply[ply - 2], *between = &S->ply[ply - 1];
+        uint32_t changed[2] = {ref->lines[0] | between->lines[0], ref->lines[1] | between->lines[1]};
+        int64_t out;
+        if (pos_kept_out(&S->pos, ref, changed, beta, &out)) {
+            store(S, key, out, NO_MOVE, depth, BOUND_LOWER);
+            return out;
+        }
+    }
     Ply *P = &S->ply[ply];
     if (list_moves(S, ply) < 0) {
         return 0;

@@ -382,6 +382,28 @@ static void best_move(Position *pos, const Ply *ref, const uint32_t changed[2]) 
 #endif
 }
 
+int pos_kept_out(const Position *pos, const Ply *ref, const uint32_t changed[2], int64_t beta, int64_t *value) {
+    int held = pos->tiles[pos->me];
+    int64_t bonus = pos->out_bonus * pos->face[pos->me ^ 1];
+    /* ref's list is two runs in rank order (score high first, as an endgame's moves carry
+     * no leave value): in each, the first kept placement that places the whole rack is the
+     * run's best, and none below a score of beta - bonus can reach beta. */
+    size_t runs[3] = {0, ref->outs, ref->count};
+    for (int k = 0; k < 2; k++) {
+        for (size_t m = runs[k]; m < runs[k + 1]; m++) {
+            const Record *r = &ref->moves[m];
+            if (r->score + bonus < beta) {
+                break;
+            }
+            if (r->pad[0] == held && unchanged(r, changed) && playable(pos, r)) {
+                *value = r->score + bonus;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int pos_list_moves(Position *pos, Ply *P) { return pos_list_moves_since(pos, P, NULL, NULL); }
 
 int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, const uint32_t changed[2]) {
