@@ -196,6 +196,22 @@ static int64_t move_value(Search *S, int ply, uint32_t index, int depth, int64_t
         *terminal = 1;
         return value;
     }
+    if (ply >= 1 && depth >= 2) {
+        /* The reply that goes out with a placement of the opponent's list one ply up, on a
+         * line neither play since changes (the node after r would find it first, see
+         * search()): found without playing r, which most of a node's moves come to. */
+        const Ply *ref = &S->ply[ply - 1];
+        uint32_t lines[2];
+        int64_t placed_face, out;
+        pos_lines_of(&S->pos, r, lines, &placed_face);
+        uint32_t changed[2] = {ref->lines[0] | lines[0], ref->lines[1] | lines[1]};
+        int other = S->pos.me ^ 1;
+        if (pos_kept_out(&S->pos, other, S->pos.face[S->pos.me] - placed_face, ref, changed, clamp(r->score - alpha),
+                         &out)) {
+            S->nodes++; /* (the node after r, counted as search() would) */
+            return r->score - out;
+        }
+    }
     int s = S->pos.s;
     pos_play(&S->pos, r, P);
     S->pos.s = next;
@@ -254,7 +270,7 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
         const Ply *ref = &S->ply[ply - 2], *between = &S->ply[ply - 1];
         uint32_t changed[2] = {ref->lines[0] | between->lines[0], ref->lines[1] | between->lines[1]};
         int64_t out;
-        if (pos_kept_out(&S->pos, ref, changed, beta, &out)) {
+        if (pos_kept_out(&S->pos, S->pos.me, S->pos.face[S->pos.me ^ 1], ref, changed, beta, &out)) {
             store(S, key, out, NO_MOVE, depth, BOUND_LOWER);
             return out;
         }

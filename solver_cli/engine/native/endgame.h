@@ -125,8 +125,12 @@ SCRAB_INTERNAL int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, c
  * pos_list_moves_since) that empties the side to move's rack now: found without listing
  * the present moves, as a node whose side can go out usually cuts off on it (1, *value);
  * 0 when no kept placement reaches beta (the whole list must then be searched). */
-SCRAB_INTERNAL int pos_kept_out(const Position *pos, const Ply *ref, const uint32_t changed[2], int64_t beta,
-                                int64_t *value);
+SCRAB_INTERNAL int pos_kept_out(const Position *pos, int player, int64_t other_face, const Ply *ref,
+                                const uint32_t changed[2], int64_t beta, int64_t *value);
+
+/* Every line placement r (not yet played) would change, as pos_play's Ply.lines names them
+ * or more (rows [0], columns [1]), and the face value of the tiles it places. */
+SCRAB_INTERNAL void pos_lines_of(const Position *pos, const Record *r, uint32_t lines[2], int64_t *placed_face);
 
 /* Every placement for the side to move into `sink` (any order). */
 SCRAB_INTERNAL void pos_generate(Position *pos, Sink *sink);

@@ -199,7 +199,66 @@ static void refresh_all(Position *pos) {
 }
 
 /* Put the move's new tiles on the board, from the mover's rack (the squares go to *P). */
+void pos_lines_of(const Position *pos, const Record *r, uint32_t lines[2], int64_t *placed_face) {
+    const LayoutObject *L = pos->layout;
+    int rows = L->rows, cols = L->cols, down = r->down;
+    int main_limit = down ? rows : cols, cross_limit = down ? cols : rows;
+    uint32_t main = 0, cross = 0; /* lines along r (r->line's kind) and across it */
+    int64_t face = 0;
+    main |= (uint32_t)1 << r->line; /* its own line */
+    if (r->line > 0) {
+        main |= (uint32_t)1 << (r->line - 1);
+    }
+    if (r->line + 1 < cross_limit) {
+        main |= (uint32_t)1 << (r->line + 1);
+    }
+    if (r->start > 0) {
+        cross |= (uint32_t)1 << (r->start - 1);
+    }
+    if (r->start + r->length < main_limit) {
+        cross |= (uint32_t)1 << (r->start + r->length);
+    }
+    int step = down ? 1 : cols; /* across r, from one of its squares */
+    for (int k = 0; k < r->length; k++) {
+        int i = pos_square_of(pos, r, k);
+        if (pos->sq[i]) {
+            continue;
+        }
+        uint8_t code = r->codes[k];
+        if (!(code & BLANK_BIT)) {
+            face += L->values[code];
+        }
+        int along = r->start + k;
+        cross |= (uint32_t)7 << along >> 1; /* its line across and both neighbours */
+        /* the ends of the run across r through it, tiles on the board only */
+        int p = r->line - 1, j = i - step;
+        while (p >= 0 && pos->sq[j]) {
+            p--, j -= step;
+        }
+        if (p >= 0) {
+            main |= (uint32_t)1 << p;
+        }
+        p = r->line + 1, j = i + step;
+        while (p < cross_limit && pos->sq[j]) {
+            p++, j += step;
+        }
+        if (p < cross_limit) {
+            main |= (uint32_t)1 << p;
+        }
+    }
+    uint32_t keep_main = cross_limit >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << cross_limit) - 1;
+    uint32_t keep_cross = main_limit >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << main_limit) - 1;
+    lines[down] = main & keep_main;
+    lines[down ^ 1] = cross & keep_cross;
+    *placed_face = face;
+}
+
 void pos_play(Position *pos, const Record *r, Ply *P) {
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    uint32_t bound[2];
+    int64_t placed_face, face_before = pos->face[pos->me];
+    pos_lines_of(pos, r, bound, &placed_face);
+#endif
     pos->touched[0] = pos->touched[1] = 0;
     P->nplaced = 0;
     P->undo_mark = pos->undo_count;
@@ -218,6 +277,12 @@ void pos_play(Position *pos, const Record *r, Ply *P) {
     refresh_around(pos, P->placed, P->nplaced);
     P->lines[0] = pos->touched[0];
     P->lines[1] = pos->touched[1];
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    /* pos_lines_of must name every line a play changes, and the face it places */
+    if ((P->lines[0] & ~bound[0]) || (P->lines[1] & ~bound[1]) || face_before - pos->face[pos->me] != placed_face) {
+        abort();
+    }
+#endif
     /* Their set-ups are no longer what the generator keeps. The kept set-ups stay right only
      * while every change to sq, anchor, masks and scores goes through pos_play, pos_unplay (in
      * the reverse order, with P->lines as the play left them) or the playout, which clear them. */
@@ -286,12 +351,12 @@ static int static_cmp(const void *a, const void *b) {
 /* Whether the side to move can still play r, a move of an earlier list of its own, on a
  * line that has not changed since (so its squares empty then are empty now, and r->pad[0],
  * the tiles it places, is still right: more than the rack holds is the quick no). */
-static int playable(const Position *pos, const Record *r) {
-    if (r->pad[0] > pos->tiles[pos->me]) {
+static int playable_by(const Position *pos, int player, const Record *r) {
+    if (r->pad[0] > pos->tiles[player]) {
         return 0;
     }
     uint8_t left[RACK_CODES];
-    memcpy(left, pos->rack[pos->me], RACK_CODES);
+    memcpy(left, pos->rack[player], RACK_CODES);
     int cols = pos->layout->cols, step = r->down ? cols : 1;
     int i = r->down ? r->start * cols + r->line : r->line * cols + r->start;
     for (int k = 0; k < r->length; k++, i += step) {
@@ -305,6 +370,8 @@ static int playable(const Position *pos, const Record *r) {
     }
     return 1;
 }
+
+static int playable(const Position *pos, const Record *r) { return playable_by(pos, pos->me, r); }
 
 static int unchanged(const Record *r, const uint32_t changed[2]) { return !((changed[r->down] >> r->line) & 1); }
 
@@ -382,9 +449,10 @@ static void best_move(Position *pos, const Ply *ref, const uint32_t changed[2]) 
 #endif
 }
 
-int pos_kept_out(const Position *pos, const Ply *ref, const uint32_t changed[2], int64_t beta, int64_t *value) {
-    int held = pos->tiles[pos->me];
-    int64_t bonus = pos->out_bonus * pos->face[pos->me ^ 1];
+int pos_kept_out(const Position *pos, int player, int64_t other_face, const Ply *ref, const uint32_t changed[2],
+                 int64_t beta, int64_t *value) {
+    int held = pos->tiles[player];
+    int64_t bonus = pos->out_bonus * other_face;
     /* ref's list is two runs in rank order (score high first, as an endgame's moves carry
      * no leave value): in each, the first kept placement that places the whole rack is the
      * run's best, and none below a score of beta - bonus can reach beta. */
@@ -395,7 +463,7 @@ int pos_kept_out(const Position *pos, const Ply *ref, const uint32_t changed[2],
             if (r->score + bonus < beta) {
                 break;
             }
-            if (r->pad[0] == held && unchanged(r, changed) && playable(pos, r)) {
+            if (r->pad[0] == held && unchanged(r, changed) && playable_by(pos, player, r)) {
                 *value = r->score + bonus;
                 return 1;
             }
