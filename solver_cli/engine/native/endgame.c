@@ -201,13 +201,17 @@ static int64_t move_value(Search *S, int ply, uint32_t index, int depth, int64_t
          * line neither play since changes (the node after r would find it first, see
          * search()): found without playing r, which most of a node's moves come to. */
         const Ply *ref = &S->ply[ply - 1];
+        if (!P->outs_up_ready && pos_collect_outs(&S->pos, S->pos.me ^ 1, ref, P) < 0) {
+            S->fail_memory = 1;
+            S->stop = STOP_ERROR;
+            return 0;
+        }
         uint32_t lines[2];
         int64_t placed_face, out;
         pos_lines_of(&S->pos, r, lines, &placed_face);
         uint32_t changed[2] = {ref->lines[0] | lines[0], ref->lines[1] | lines[1]};
-        int other = S->pos.me ^ 1;
-        if (pos_kept_out(&S->pos, other, S->pos.face[S->pos.me] - placed_face, ref, changed, clamp(r->score - alpha),
-                         &out)) {
+        int64_t bonus = S->pos.out_bonus * (S->pos.face[S->pos.me] - placed_face);
+        if (P->outs_up_count && pos_kept_reply_out(P, changed, bonus, clamp(r->score - alpha), &out)) {
             S->nodes++; /* (the node after r, counted as search() would) */
             return r->score - out;
         }
@@ -279,6 +283,7 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
     if (list_moves(S, ply) < 0) {
         return 0;
     }
+    P->outs_up_ready = 0; /* (made for this node's moves at the first one tried) */
     uint32_t n = (uint32_t)P->count;
     if (table_move != NO_MOVE && (table_move > n || (table_move < P->outs && table_move != 0))) {
         table_move = NO_MOVE; /* another position's (a key collision), or a dominated one */

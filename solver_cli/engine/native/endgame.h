@@ -86,6 +86,12 @@ typedef struct {
     /* the order the search tries the placements that do not go out in (see order_moves) */
     struct Tried *order;
     size_t order_cap;
+    /* the other side's placements of the list one ply up that its rack can play and that
+     * place every tile it holds: its replies that go out (pos_collect_outs), each of the
+     * two runs of that list in rank order; made at the first move tried, for all of them */
+    const Record **outs_up;
+    size_t outs_up_count, outs_up_cap, outs_up_split;
+    int outs_up_ready;
 } Ply;
 
 SCRAB_INTERNAL void endgame_init_zobrist(void);
@@ -127,6 +133,16 @@ SCRAB_INTERNAL int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, c
  * 0 when no kept placement reaches beta (the whole list must then be searched). */
 SCRAB_INTERNAL int pos_kept_out(const Position *pos, int player, int64_t other_face, const Ply *ref,
                                 const uint32_t changed[2], int64_t beta, int64_t *value);
+
+/* The placements of `ref` (a list of `player`'s, as for pos_list_moves_since) that player's
+ * rack can play now and that place every tile it holds, into P->outs_up (0, or -1 out of
+ * memory). P->outs_up_ready is then set. */
+SCRAB_INTERNAL int pos_collect_outs(const Position *pos, int player, const Ply *ref, Ply *P);
+
+/* The best value, at least `beta`, of a placement of P->outs_up on a line changed[] does not
+ * name, each worth its score plus `bonus` (1, *value), else 0. */
+SCRAB_INTERNAL int pos_kept_reply_out(const Ply *P, const uint32_t changed[2], int64_t bonus, int64_t beta,
+                                      int64_t *value);
 
 /* Every line placement r (not yet played) would change, as pos_play's Ply.lines names them
  * or more (rows [0], columns [1]), and the face value of the tiles it places. */

@@ -472,6 +472,52 @@ int pos_kept_out(const Position *pos, int player, int64_t other_face, const Ply 
     return 0;
 }
 
+int pos_collect_outs(const Position *pos, int player, const Ply *ref, Ply *P) {
+    int held = pos->tiles[player];
+    P->outs_up_count = 0;
+    size_t runs[3] = {0, ref->outs, ref->count};
+    for (int k = 0; k < 2; k++) {
+        if (k == 1) {
+            P->outs_up_split = P->outs_up_count;
+        }
+        for (size_t m = runs[k]; m < runs[k + 1]; m++) {
+            const Record *r = &ref->moves[m];
+            if (r->pad[0] != held || !playable_by(pos, player, r)) {
+                continue;
+            }
+            if (P->outs_up_count == P->outs_up_cap) {
+                size_t cap = P->outs_up_cap ? 2 * P->outs_up_cap : 64;
+                const Record **grown = realloc((void *)P->outs_up, cap * sizeof *grown);
+                if (grown == NULL) {
+                    return -1;
+                }
+                P->outs_up = grown;
+                P->outs_up_cap = cap;
+            }
+            P->outs_up[P->outs_up_count++] = r;
+        }
+    }
+    P->outs_up_ready = 1;
+    return 0;
+}
+
+int pos_kept_reply_out(const Ply *P, const uint32_t changed[2], int64_t bonus, int64_t beta, int64_t *value) {
+    size_t runs[3] = {0, P->outs_up_split, P->outs_up_count};
+    for (int k = 0; k < 2; k++) {
+        for (size_t m = runs[k]; m < runs[k + 1]; m++) {
+            const Record *r = P->outs_up[m];
+            if (r->score + bonus < beta) {
+                break; /* (each run is in score order) */
+            }
+            if (unchanged(r, changed)) {
+                *value = r->score + bonus;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int pos_list_moves(Position *pos, Ply *P) { return pos_list_moves_since(pos, P, NULL, NULL); }
 
 int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, const uint32_t changed[2]) {

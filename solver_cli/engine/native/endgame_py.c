@@ -246,6 +246,7 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     for (int p = 0; p < MAX_DEPTH + 2; p++) {
         free(S->ply[p].moves);
         free(S->ply[p].order);
+        free((void *)S->ply[p].outs_up);
     }
     free(S->ply);
     free(S->table);
