@@ -47,13 +47,35 @@ struct Bucket {
     Entry deep, recent;
 };
 
+/* The list two plies up of the node at `ply` (the same player's), or NULL: at ply 1, the
+ * other side's list made at the root (S->pre). */
+static const Ply *two_up(const Search *S, int ply) {
+    return ply >= 2 ? &S->ply[ply - 2] : ply == 1 && S->pre_ready ? &S->pre : NULL;
+}
+
+/* S->pre for the root position as it is now: 0, or -1 out of memory (the search stops). */
+static int list_pre(Search *S) {
+    S->pos.me ^= 1;
+    int failed = pos_list_moves(&S->pos, &S->pre) < 0;
+    S->pos.me ^= 1;
+    S->pre.lines[0] = S->pre.lines[1] = 0; /* (no play between it and the root) */
+    S->pre_ready = !failed;
+    if (failed) {
+        S->fail_memory = 1;
+        S->stop = STOP_ERROR;
+        return -1;
+    }
+    return 0;
+}
+
 /* The moves at `ply`, from the list two plies up (the same player's) where there is one;
  * out of memory stops the search. */
 static int list_moves(Search *S, int ply) {
     Ply *P = &S->ply[ply];
     int failed;
-    if (ply >= 2) {
-        const Ply *ref = &S->ply[ply - 2], *between = &S->ply[ply - 1];
+    P->outs_up_ready = 0; /* (made for this node's moves at the first one tried) */
+    if (two_up(S, ply) != NULL) {
+        const Ply *ref = two_up(S, ply), *between = &S->ply[ply - 1];
         uint32_t changed[2] = {ref->lines[0] | between->lines[0], ref->lines[1] | between->lines[1]};
         failed = pos_list_moves_since(&S->pos, P, ref, changed) < 0;
     } else {
@@ -196,11 +218,11 @@ static int64_t move_value(Search *S, int ply, uint32_t index, int depth, int64_t
         *terminal = 1;
         return value;
     }
-    if (ply >= 1 && depth >= 2) {
+    const Ply *ref = two_up(S, ply + 1);
+    if (ref != NULL && depth >= 2) {
         /* The reply that goes out with a placement of the opponent's list one ply up, on a
          * line neither play since changes (the node after r would find it first, see
          * search()): found without playing r, which most of a node's moves come to. */
-        const Ply *ref = &S->ply[ply - 1];
         if (!P->outs_up_ready && pos_collect_outs(&S->pos, S->pos.me ^ 1, ref, P) < 0) {
             S->fail_memory = 1;
             S->stop = STOP_ERROR;
@@ -257,8 +279,8 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
             const Ply *up = &S->ply[ply - 1];
             refs[me ^ 1] = up;
             memcpy(since[me ^ 1], up->lines, sizeof up->lines);
-            if (ply >= 2) {
-                refs[me] = &S->ply[ply - 2];
+            if (two_up(S, ply) != NULL) {
+                refs[me] = two_up(S, ply);
                 since[me][0] = up->lines[0] | refs[me]->lines[0];
                 since[me][1] = up->lines[1] | refs[me]->lines[1];
             }
@@ -268,10 +290,10 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
         store(S, key, value, NO_MOVE, 0, BOUND_EXACT | HORIZON);
         return value;
     }
-    if (ply >= 2) {
+    if (two_up(S, ply) != NULL) {
         /* a placement two plies up that still empties the rack and reaches beta: a cut-off
          * before listing the moves (most nodes whose side can go out end here) */
-        const Ply *ref = &S->ply[ply - 2], *between = &S->ply[ply - 1];
+        const Ply *ref = two_up(S, ply), *between = &S->ply[ply - 1];
         uint32_t changed[2] = {ref->lines[0] | between->lines[0], ref->lines[1] | between->lines[1]};
         int64_t out;
         if (pos_kept_out(&S->pos, S->pos.me, S->pos.face[S->pos.me ^ 1], ref, changed, beta, &out)) {
@@ -283,7 +305,6 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
     if (list_moves(S, ply) < 0) {
         return 0;
     }
-    P->outs_up_ready = 0; /* (made for this node's moves at the first one tried) */
     uint32_t n = (uint32_t)P->count;
     if (table_move != NO_MOVE && (table_move > n || (table_move < P->outs && table_move != 0))) {
         table_move = NO_MOVE; /* another position's (a key collision), or a dominated one */
@@ -492,6 +513,7 @@ static int line_add(Line *line, const Record *r) {
 /* Play move `index` of ply 0's list (or the pass) for good: nonzero when the game ended. */
 static int advance(Search *S, uint32_t index, Line *line) {
     Ply *P = &S->ply[0];
+    S->pre_ready = 0; /* (the root moves on) */
     Record pass;
     memset(&pass, 0, sizeof pass);
     pass.kind = KIND_PASS;
@@ -530,7 +552,7 @@ static void principal_variation(Search *S, const Root *R, uint32_t best, int pro
     const Record *first = best == R->count ? NULL : &line->items[0];
     int64_t value = (first ? first->score : 0) - R->kept[best];
     for (int steps = 0; steps < 1 << 20; steps++) {
-        if (list_moves(S, 0) < 0) {
+        if (list_moves(S, 0) < 0 || list_pre(S) < 0) {
             return;
         }
         uint32_t chosen = NO_MOVE;
@@ -588,7 +610,7 @@ static int next_depth(int depth, int most) {
 int endgame_run(Search *S, Root *R, int plies, int top, Line *line, int *depth_done, Record **root_moves_out) {
     int status = CUT_PLIES, failed = 0;
     Ply *P0 = &S->ply[0];
-    if (list_moves(S, 0) == 0) {
+    if (list_moves(S, 0) == 0 && list_pre(S) == 0) {
         R->count = (uint32_t)P0->count;
         R->top = top;
         size_t n = (size_t)R->count + 1;
@@ -691,6 +713,7 @@ int endgame_run(Search *S, Root *R, int plies, int top, Line *line, int *depth_d
 int endgame_decide(Search *S, int plies, int64_t threshold, int64_t *value, int *depth_done) {
     int status = CUT_PLIES, most = plies ? plies : MAX_DEPTH;
     *value = 0;
+    list_pre(S); /* (out of memory stops the search) */
     for (int depth = 1; depth <= most && !S->stop; depth = next_depth(depth, most)) {
         S->depth_now = depth;
         int horizon = 0;

@@ -187,6 +187,10 @@ typedef struct {
     Bucket *table;
     size_t buckets;
     Ply *ply; /* MAX_DEPTH + 2 of them */
+    /* the other side's moves at the root, as if it were to move there: the list "two plies
+     * up" of the nodes one ply down (pre_ready: made for the root position of now) */
+    Ply pre;
+    int pre_ready;
     uint64_t nodes;
     /* control */
     int stop;

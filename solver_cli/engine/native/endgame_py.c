@@ -249,6 +249,9 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
         free((void *)S->ply[p].outs_up);
     }
     free(S->ply);
+    free(S->pre.moves);
+    free(S->pre.order);
+    free((void *)S->pre.outs_up);
     free(S->table);
     free(S->pos.gen->line_cache);
     free(S->pos.gen);
