@@ -14,7 +14,7 @@
 #include "scrab.h"
 
 #define PRUNE_MAX_STEPS 20000000 /* arcs followed; past it the caller keeps the whole lexicon */
-#define PRUNE_MAX_OUT ((size_t)64 << 20) /* bytes of words found (with repeats) */
+#define PRUNE_MAX_OUT ((size_t)64 << 20) /* bytes of the words found (each once) */
 
 typedef struct {
     const uint32_t *nodes;
@@ -25,10 +25,81 @@ typedef struct {
     long long steps;
     char *out;
     size_t used, cap;
+    /* the words in out, by a hash of their letters (open addressing; an offset into out plus
+     * one, 0: free): a line's walk finds most words again and again, so each goes out once */
+    uint32_t *seen;
+    size_t seen_cap, seen_count;
     int failed; /* 1: over a bound, 2: out of memory */
 } Prune;
 
+static uint64_t word_hash(const uint8_t *word, int length) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (int k = 0; k < length; k++) {
+        h = (h ^ word[k]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Whether out holds the word at offset `at`: its letters, then the newline. */
+static int same_word(const Prune *P, size_t at, const uint8_t *word, int length) {
+    for (int k = 0; k < length; k++) {
+        if (P->out[at + (size_t)k] != (char)('A' - 1 + word[k])) {
+            return 0;
+        }
+    }
+    return P->out[at + (size_t)length] == '\n';
+}
+
+/* 1 when the word was emitted already, else 0 and it is noted as at offset `at` (-1: out
+ * of memory). */
+static int seen_before(Prune *P, int length, size_t at) {
+    if (2 * (P->seen_count + 1) > P->seen_cap) {
+        size_t cap = P->seen_cap ? 2 * P->seen_cap : 4096;
+        uint32_t *grown = calloc(cap, sizeof *grown);
+        if (grown == NULL) {
+            return -1;
+        }
+        for (size_t k = 0; k < P->seen_cap; k++) { /* re-hash the words noted */
+            uint32_t mark = P->seen[k];
+            if (mark) {
+                const char *w = P->out + mark - 1;
+                uint8_t letters[MAX_SIDE];
+                int n = 0;
+                while (w[n] != '\n') {
+                    letters[n] = (uint8_t)(w[n] - 'A' + 1);
+                    n++;
+                }
+                size_t j = (size_t)word_hash(letters, n) & (cap - 1);
+                while (grown[j]) {
+                    j = (j + 1) & (cap - 1);
+                }
+                grown[j] = mark;
+            }
+        }
+        free(P->seen);
+        P->seen = grown;
+        P->seen_cap = cap;
+    }
+    size_t j = (size_t)word_hash(P->word, length) & (P->seen_cap - 1);
+    while (P->seen[j]) {
+        if (same_word(P, P->seen[j] - 1, P->word, length)) {
+            return 1;
+        }
+        j = (j + 1) & (P->seen_cap - 1);
+    }
+    P->seen[j] = (uint32_t)at + 1;
+    P->seen_count++;
+    return 0;
+}
+
 static void emit(Prune *P, int length) {
+    int seen = seen_before(P, length, P->used);
+    if (seen) {
+        if (seen < 0) {
+            P->failed = 2;
+        }
+        return;
+    }
     if (P->used + (size_t)length + 1 > P->cap) {
         size_t cap = P->cap ? P->cap * 2 : 4096;
         if (cap > PRUNE_MAX_OUT) {
@@ -189,6 +260,7 @@ PyObject *possible_words(PyObject *module, PyObject *args) {
     }
 done:
     free(P.out);
+    free(P.seen);
     PyBuffer_Release(&squares);
     PyBuffer_Release(&tiles);
     return result;
