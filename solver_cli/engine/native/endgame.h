@@ -185,7 +185,8 @@ typedef struct Bucket Bucket;
 typedef struct {
     Position pos;
     Bucket *table;
-    size_t buckets;
+    size_t buckets, most_buckets; /* the table's size now, and at most */
+    size_t filled;                /* its entries in use */
     Ply *ply; /* MAX_DEPTH + 2 of them */
     /* the other side's moves at the root, as if it were to move there: the list "two plies
      * up" of the nodes one ply down (pre_ready: made for the root position of now) */
@@ -222,8 +223,11 @@ typedef struct {
     size_t count, cap;
 } Line;
 
-/* The table of tt_mb MB, or NULL (out of memory); *buckets its size. */
-SCRAB_INTERNAL Bucket *table_new(long long tt_mb, size_t *buckets);
+/* The table for at most tt_mb MB, or NULL (out of memory): *buckets its size now (it starts
+ * at TABLE_START_MB, or a sixteenth of tt_mb, and grows as the search fills it), *most its
+ * size at most. */
+#define TABLE_START_MB 4
+SCRAB_INTERNAL Bucket *table_new(long long tt_mb, size_t *buckets, size_t *most);
 
 /* The whole search, the GIL released (S->thread) and S->pos set: the K best first moves
  * into R (ply 0's list holding the first moves, R's arrays allocated by it), the variation

@@ -167,8 +167,8 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     Search *S = calloc(1, sizeof(Search));
     Gen *G = calloc(1, sizeof(Gen));
     Ply *plies_mem = calloc(MAX_DEPTH + 2, sizeof(Ply));
-    size_t buckets;
-    Bucket *table = table_new(tt_mb, &buckets);
+    size_t buckets, most_buckets;
+    Bucket *table = table_new(tt_mb, &buckets, &most_buckets);
     if (S == NULL || G == NULL || plies_mem == NULL || table == NULL) {
         free(S);
         free(G);
@@ -182,6 +182,7 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     S->ply = plies_mem;
     S->table = table;
     S->buckets = buckets;
+    S->most_buckets = most_buckets;
     G->g = lexicon->nodes;
     G->root = lexicon->root;
     G->dawg_root = lexicon->dawg_root;
