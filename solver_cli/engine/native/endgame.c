@@ -330,10 +330,16 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
     if (two_up(S, ply) != NULL) {
         /* a placement two plies up that still empties the rack and reaches beta: a cut-off
          * before listing the moves (most nodes whose side can go out end here) */
-        const Ply *ref = two_up(S, ply), *between = &S->ply[ply - 1];
+        const Ply *ref = two_up(S, ply);
+        Ply *between = &S->ply[ply - 1]; /* its node collects this side's replies once (move_value) */
+        if (!between->outs_up_ready && pos_collect_outs(&S->pos, S->pos.me, ref, between) < 0) {
+            S->fail_memory = 1;
+            S->stop = STOP_ERROR;
+            return 0;
+        }
         uint32_t changed[2] = {ref->lines[0] | between->lines[0], ref->lines[1] | between->lines[1]};
-        int64_t out;
-        if (pos_kept_out(&S->pos, S->pos.me, S->pos.face[S->pos.me ^ 1], ref, changed, beta, &out)) {
+        int64_t out, bonus = S->pos.out_bonus * S->pos.face[S->pos.me ^ 1];
+        if (between->outs_up_count && pos_kept_reply_out(between, changed, bonus, beta, &out)) {
             store(S, key, out, NO_MOVE, depth, BOUND_LOWER);
             return out;
         }

@@ -127,13 +127,6 @@ SCRAB_INTERNAL int pos_list_moves(Position *pos, Ply *P);
  * changed lines alone. Far cheaper than the whole board when the plays since were few. */
 SCRAB_INTERNAL int pos_list_moves_since(Position *pos, Ply *P, const Ply *ref, const uint32_t changed[2]);
 
-/* The best value, at least `beta`, of a placement in `ref`'s list (as for
- * pos_list_moves_since) that empties the side to move's rack now: found without listing
- * the present moves, as a node whose side can go out usually cuts off on it (1, *value);
- * 0 when no kept placement reaches beta (the whole list must then be searched). */
-SCRAB_INTERNAL int pos_kept_out(const Position *pos, int player, int64_t other_face, const Ply *ref,
-                                const uint32_t changed[2], int64_t beta, int64_t *value);
-
 /* The placements of `ref` (a list of `player`'s, as for pos_list_moves_since) that player's
  * rack can play now and that place every tile it holds, into P->outs_up (0, or -1 out of
  * memory). P->outs_up_ready is then set. */

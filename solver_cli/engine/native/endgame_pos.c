@@ -449,29 +449,6 @@ static void best_move(Position *pos, const Ply *ref, const uint32_t changed[2]) 
 #endif
 }
 
-int pos_kept_out(const Position *pos, int player, int64_t other_face, const Ply *ref, const uint32_t changed[2],
-                 int64_t beta, int64_t *value) {
-    int held = pos->tiles[player];
-    int64_t bonus = pos->out_bonus * other_face;
-    /* ref's list is two runs in rank order (score high first, as an endgame's moves carry
-     * no leave value): in each, the first kept placement that places the whole rack is the
-     * run's best, and none below a score of beta - bonus can reach beta. */
-    size_t runs[3] = {0, ref->outs, ref->count};
-    for (int k = 0; k < 2; k++) {
-        for (size_t m = runs[k]; m < runs[k + 1]; m++) {
-            const Record *r = &ref->moves[m];
-            if (r->score + bonus < beta) {
-                break;
-            }
-            if (r->pad[0] == held && unchanged(r, changed) && playable_by(pos, player, r)) {
-                *value = r->score + bonus;
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
 int pos_collect_outs(const Position *pos, int player, const Ply *ref, Ply *P) {
     int held = pos->tiles[player];
     P->outs_up_count = 0;
