@@ -99,34 +99,37 @@ static int list_moves(Search *S, int ply) {
  * Values do not depend on the order, only the time does (the Python twin orders alike). */
 #define ORDER_TILE_POINTS 8
 
-static int tried_cmp(const void *a, const void *b) {
-    const struct Tried *x = a, *y = b;
-    if (x->key != y->key) {
-        return x->key > y->key ? -1 : 1;
-    }
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* P's placements outs..n-1 into P->order in the order to try them: their count, or -1
- * out of memory. */
+ * out of memory. (A key beyond the packed field's range is clamped: the order then is
+ * not the best, never wrong, as values do not depend on it.) */
+#define TRIED_KEY_MAX (((int64_t)1 << (63 - SORT_INDEX_BITS)) - 1)
+
 static long order_moves(Ply *P, uint32_t n) {
     if (n > P->order_cap) {
         size_t cap = (size_t)n * 2;
-        struct Tried *grown = realloc(P->order, cap * sizeof *grown);
+        uint32_t *grown = realloc(P->order, cap * sizeof *grown);
         if (grown == NULL) {
             return -1;
         }
         P->order = grown;
         P->order_cap = cap;
     }
+    if (ply_reserve_keys(P, n) < 0) {
+        return -1;
+    }
     long count = 0;
     for (uint32_t i = P->outs; i < n; i++) {
         const Record *r = &P->moves[i];
-        P->order[count].key = r->score + ORDER_TILE_POINTS * (int64_t)r->pad[0];
-        P->order[count++].index = i;
+        int64_t key = r->score + ORDER_TILE_POINTS * (int64_t)r->pad[0];
+        key = key < 0 ? 0 : key > TRIED_KEY_MAX ? TRIED_KEY_MAX : key;
+        /* high keys first, ties in static order */
+        P->keys[count++] = (uint64_t)(TRIED_KEY_MAX - key) << SORT_INDEX_BITS | i;
     }
-    if (count > 1) { /* (P->order is still NULL when no list has had a placement) */
-        qsort(P->order, (size_t)count, sizeof *P->order, tried_cmp);
+    if (count > 1) {
+        sort_keys(P->keys, P->keys + count, (size_t)count);
+    }
+    for (long k = 0; k < count; k++) {
+        P->order[k] = (uint32_t)(P->keys[k] & SORT_INDEX_MASK);
     }
     return count;
 }
@@ -380,7 +383,7 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
             from = 0, to = (uint32_t)ordered + 1;
         }
         for (uint32_t k = from; k < to; k++) {
-            uint32_t i = stage < 2 ? k : k < to - 1 ? P->order[k].index : n; /* the pass last */
+            uint32_t i = stage < 2 ? k : k < to - 1 ? P->order[k] : n; /* the pass last */
             if (stage == 2 && i == table_move) {
                 continue;
             }

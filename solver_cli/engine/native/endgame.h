@@ -66,11 +66,6 @@ typedef struct {
 } Position;
 
 /* A placement to try, by its ordering key (see order_moves in endgame.c). */
-struct Tried {
-    int64_t key;
-    uint32_t index;
-};
-
 /* A ply: the moves of the position it was listed at, and what the move played from it put
  * on the board (for pos_unplay). One per depth, reused from node to node. */
 typedef struct {
@@ -84,8 +79,15 @@ typedef struct {
      * across) [0] and columns (the moves down) [1]; the caller zeroes them for a pass */
     uint32_t lines[2];
     /* the order the search tries the placements that do not go out in (see order_moves) */
-    struct Tried *order;
+    uint32_t *order;
     size_t order_cap;
+    /* the packed sort keys of static_sort and order_moves (twice keys_cap: the keys and
+     * sort_keys' scratch), and the buffer a list is gathered into in static order (then
+     * swapped with moves) */
+    uint64_t *keys;
+    size_t keys_cap;
+    Record *spare;
+    size_t spare_cap;
     /* the other side's placements of the list one ply up that its rack can play and that
      * place every tile it holds: its replies that go out (pos_collect_outs), each of the
      * two runs of that list in rank order; made at the first move tried, for all of them */
@@ -118,6 +120,8 @@ static inline int pos_square_of(const Position *pos, const Record *r, int k) {
 
 /* Every placement for the side to move into P, in static order (going-out placements
  * first, then the others, each in rank order). 0, or -1 out of memory (P->count 0). */
+/* Room for n packed sort keys (and as many of scratch) in P->keys: 0, or -1 out of memory. */
+SCRAB_INTERNAL int ply_reserve_keys(Ply *P, size_t n);
 SCRAB_INTERNAL int pos_list_moves(Position *pos, Ply *P);
 
 /* The same list from `ref`, the list of an earlier position with the same player to move

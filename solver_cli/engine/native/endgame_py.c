@@ -247,11 +247,15 @@ PyObject *endgame(PyObject *module, PyObject *args, PyObject *kwds) {
     for (int p = 0; p < MAX_DEPTH + 2; p++) {
         free(S->ply[p].moves);
         free(S->ply[p].order);
+        free(S->ply[p].keys);
+        free(S->ply[p].spare);
         free((void *)S->ply[p].outs_up);
     }
     free(S->ply);
     free(S->pre.moves);
     free(S->pre.order);
+    free(S->pre.keys);
+    free(S->pre.spare);
     free((void *)S->pre.outs_up);
     free(S->table);
     free(S->pos.gen->line_cache);

@@ -47,6 +47,44 @@ int rank_cmp(const Record *a, const Record *b) {
 
 int rank_qsort(const void *a, const void *b) { return rank_cmp((const Record *)a, (const Record *)b); }
 
+/* A radix sort, a byte at a time from the lowest above the index, skipping the bytes every
+ * key shares (the high ones mostly). Each pass is stable and the keys come in index order,
+ * so the index bytes need no pass. No comparison function is called: a list of a few
+ * hundred moves sorts in a few passes over it. */
+void sort_keys(uint64_t *keys, uint64_t *tmp, size_t n) {
+    if (n < 2) {
+        return;
+    }
+    uint64_t all_or = 0, all_and = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        all_or |= keys[i];
+        all_and &= keys[i];
+    }
+    uint64_t varies = all_or ^ all_and;
+    uint64_t *from = keys, *to = tmp;
+    for (int shift = SORT_INDEX_BITS; shift < 64; shift += 8) {
+        if (((varies >> shift) & 0xff) == 0) {
+            continue;
+        }
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++) {
+            count[((from[i] >> shift) & 0xff) + 1]++;
+        }
+        for (int b = 0; b < 256; b++) {
+            count[b + 1] += count[b];
+        }
+        for (size_t i = 0; i < n; i++) {
+            to[count[(from[i] >> shift) & 0xff]++] = from[i];
+        }
+        uint64_t *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != keys) {
+        memcpy(keys, from, n * sizeof *keys);
+    }
+}
+
 static void heap_sift_down(Record *h, size_t n, size_t i) {
     for (;;) {
         size_t worst = i, l = 2 * i + 1, r = l + 1;

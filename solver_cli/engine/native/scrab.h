@@ -173,6 +173,14 @@ typedef struct {
 } Sink;
 SCRAB_INTERNAL int rank_cmp(const Record *a, const Record *b);
 SCRAB_INTERNAL int rank_qsort(const void *a, const void *b);
+/* Sorts keys[0..n) ascending, given in order of their low SORT_INDEX_BITS (the index of the
+ * item each stands for, below); tmp holds n keys of scratch. */
+SCRAB_INTERNAL void sort_keys(uint64_t *keys, uint64_t *tmp, size_t n);
+/* The low SORT_INDEX_BITS of a packed sort key: the item's index (every key distinct). */
+#define SORT_INDEX_BITS 24
+#define SORT_INDEX_MASK (((uint64_t)1 << SORT_INDEX_BITS) - 1)
+_Static_assert(MAX_RECORDS <= ((size_t)1 << SORT_INDEX_BITS), "a list's indices must fit a packed sort key");
+_Static_assert(SORT_INDEX_BITS % 8 == 0, "sort_keys skips the index bytes whole");
 SCRAB_INTERNAL void sink_add(Sink *s, const Record *r);
 
 /* movegen.c */
