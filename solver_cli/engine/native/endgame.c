@@ -231,6 +231,17 @@ static void store(Search *S, uint64_t key, int64_t value, uint32_t move, int dep
 
 static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta, int *horizon);
 
+/* Whether entry e gives the value of its position searched `depth` plies deep in the window
+ * (alpha, beta): deep enough (or exact at any depth), and a bound on the right side. */
+static int table_settles(const Entry *e, int depth, int64_t alpha, int64_t beta) {
+    if (e->depth < depth && (e->flags & HORIZON)) {
+        return 0;
+    }
+    int bound = e->flags & BOUND_MASK;
+    return bound == BOUND_EXACT || (bound == BOUND_LOWER && e->value >= beta) ||
+           (bound == BOUND_UPPER && e->value <= alpha);
+}
+
 /* The value of move `index` of P (P->count: the pass) from the mover's side, searching the
  * position after it with `depth` plies left and the window (alpha, beta) for this move. */
 static int64_t move_value(Search *S, int ply, uint32_t index, int depth, int64_t alpha, int64_t beta, int *horizon,
@@ -278,11 +289,30 @@ static int64_t move_value(Search *S, int ply, uint32_t index, int depth, int64_t
             return r->score - out;
         }
     }
+    /* The table's answer for the position after r, when it settles the node there (as
+     * search() would at its start): found without playing r, as the plays of a third or so
+     * of the nodes of big searches come to, and the board's updates are the dearest part of
+     * a play. */
+    int64_t child_alpha = clamp(r->score - beta), child_beta = clamp(r->score - alpha);
+    uint64_t child_key = pos_key_after(&S->pos, r, next);
+    const Entry *e = probe(S, child_key);
+    if (e != NULL && table_settles(e, depth - 1, child_alpha, child_beta)) {
+        S->nodes++; /* (the node after r, counted as search() would) */
+        if (e->flags & HORIZON) {
+            *horizon = 1;
+        }
+        return r->score - e->value;
+    }
     int s = S->pos.s;
     pos_play(&S->pos, r, P);
     S->pos.s = next;
     S->pos.me ^= 1;
-    value = r->score - search(S, ply + 1, depth - 1, clamp(r->score - beta), clamp(r->score - alpha), horizon);
+#ifdef ENDGAME_CHECK_INCREMENTAL
+    if (pos_key(&S->pos) != child_key) {
+        abort();
+    }
+#endif
+    value = r->score - search(S, ply + 1, depth - 1, child_alpha, child_beta, horizon);
     S->pos.me ^= 1;
     S->pos.s = s;
     pos_unplay(&S->pos, P);
@@ -299,15 +329,11 @@ static int64_t search(Search *S, int ply, int depth, int64_t alpha, int64_t beta
     uint32_t table_move = NO_MOVE;
     if (e != NULL) {
         table_move = e->move;
-        if (e->depth >= depth || !(e->flags & HORIZON)) {
-            int bound = e->flags & BOUND_MASK;
-            if (bound == BOUND_EXACT || (bound == BOUND_LOWER && e->value >= beta) ||
-                (bound == BOUND_UPPER && e->value <= alpha)) {
-                if (e->flags & HORIZON) {
-                    *horizon = 1;
-                }
-                return e->value;
+        if (table_settles(e, depth, alpha, beta)) {
+            if (e->flags & HORIZON) {
+                *horizon = 1;
             }
+            return e->value;
         }
     }
     if (depth <= 0 || ply >= MAX_DEPTH) {

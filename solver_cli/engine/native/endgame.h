@@ -111,6 +111,9 @@ SCRAB_INTERNAL uint32_t pos_rack_letters(const uint8_t *rack0, const uint8_t *ra
 
 /* The key of (board, the mover's rack, the other's rack, scoreless turns). */
 SCRAB_INTERNAL uint64_t pos_key(const Position *pos);
+/* pos_key of the position after placement r of the mover's list (its tiles from the
+ * mover's rack), with `next` scoreless turns: found without playing r. */
+SCRAB_INTERNAL uint64_t pos_key_after(const Position *pos, const Record *r, int next);
 
 /* The square of the k-th letter of r's main word. */
 static inline int pos_square_of(const Position *pos, const Record *r, int k) {

@@ -48,6 +48,30 @@ uint64_t pos_key(const Position *pos) {
     return pos->board_key ^ pos->rack_key[pos->me][0] ^ pos->rack_key[pos->me ^ 1][1] ^ Z_SCORELESS[pos->s];
 }
 
+uint64_t pos_key_after(const Position *pos, const Record *r, int next) {
+    int me = pos->me;
+    uint64_t board = pos->board_key, rack = pos->rack_key[me][1];
+    uint8_t left[RACK_CODES];
+    memcpy(left, pos->rack[me], RACK_CODES);
+    for (int k = 0; k < r->length; k++) {
+        int i = pos_square_of(pos, r, k);
+        if (pos->sq[i]) {
+            continue;
+        }
+        uint8_t code = r->codes[k];
+        int tile = (code & BLANK_BIT) ? 0 : code;
+        uint8_t n = left[tile];
+        if (n == 0) {
+            return 0; /* (not the mover's tiles: no position; never for a listed move) */
+        }
+        board ^= Z_SQUARE[i][code];
+        rack ^= Z_RACK[1][tile][n] ^ Z_RACK[1][tile][n - 1];
+        left[tile] = (uint8_t)(n - 1);
+    }
+    /* as pos_key after the play: the other side to move, the mover's rack in the second role */
+    return board ^ pos->rack_key[me ^ 1][0] ^ rack ^ Z_SCORELESS[next];
+}
+
 static void rack_take(Position *pos, int player, int code, int64_t value) {
     uint8_t n = pos->rack[player][code];
     pos->rack_key[player][0] ^= Z_RACK[0][code][n] ^ Z_RACK[0][code][n - 1];
