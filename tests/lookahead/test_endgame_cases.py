@@ -209,6 +209,26 @@ def test_stuck_tile_setup_beats_the_highest_score(engine):
     assert result.ending == Ending("out", 0, (4, -4), (19, -4))
 
 
+def test_a_word_of_eight_blanks_keeps_the_static_order(engine):
+    """The native engine orders a list by a packed key that holds at most 7 blanks in the main
+    word; a list with more is ordered the slower way, and must give the same answer.
+
+    Eight blank As across at (7, 4)-(7, 11); words AAAAAAAA, AAAAAAAAB, AAAAAAAABB. Mover B B
+    (3 each), opponent C (3, no word: it can only pass), Scrabble with ten blanks in the set;
+    (7, 12) and (7, 13) are plain, and the blanks score nothing.
+    - BB at (7, 12)-(7, 13): 6, out: 6 + 2 x 3 = 12.
+    - B at (7, 12): 3; the opponent passes; B at (7, 13) makes AAAAAAAABB (3 + 3) and goes
+      out: 3 + 6 + 6 = 15.
+    - Passing: the opponent passes too, then the same: 15."""
+    rules = dataclasses.replace(SCRABBLE, counts=(10, *SCRABBLE.counts[1:]))
+    squares = board_with(rules, (7, 4, "aaaaaaaa", False))
+    words = ["AAAAAAAA", "AAAAAAAAB", "AAAAAAAABB"]
+    result = proven(rules, squares, rack("BB"), rack("C"), words, engine, 0, 15)
+    b, bb = tiles((7, 12, "B")), tiles((7, 12, "B"), (7, 13, "B"))
+    assert moves(rules, squares, result) == [(b, 15), (PASSED, 15), (bb, 12)]
+    assert sum(code >= BLANK_BIT for code in result.best[0].move.codes) == 8  # the key's limit is 7
+
+
 @pytest.mark.parametrize(
     ("rules", "scoreless", "value", "at"),
     [
