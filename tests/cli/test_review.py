@@ -557,7 +557,7 @@ def test_review_sim_gives_the_same_figures_whatever_jobs(runner):
     simulation's draws depend on the seed, not on who plays them)."""
 
     def figures(jobs: str) -> list[dict]:
-        args = ["review", EXAMPLE, "--sim", "--player", "bob", "--sim-iterations", "16", "--seed", "3"]
+        args = ["review", EXAMPLE, "--sim", "--player", "bob", "--sim-iterations", "8", "--seed", "3"]
         data = run_json(runner, *args, "--jobs", jobs)
         turns = [t["sim"] for t in data["turns"] if "sim" in t]
         for sim in turns:
