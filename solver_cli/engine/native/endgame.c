@@ -190,9 +190,10 @@ static void place(Search *S, const Entry *e) {
 }
 
 /* The table four times bigger (at most S->most_buckets), its entries placed again. It starts
- * small (TABLE_START_MB, or a sixteenth of the most) and grows once it holds as many entries as buckets: a search of a
- * few hundred thousand nodes never touches most of a 256 MB table, and touching it costs
- * (page faults: about 0.15 s a search on bench endgames that take 0.5 s). */
+ * small (TABLE_START_MB, or a sixteenth of the most) and grows once it holds as many
+ * entries as buckets: a search of a few hundred thousand nodes never touches most of a
+ * 256 MB table, and touching it costs (page faults: about 0.15 s a search on bench
+ * endgames that take 0.5 s). */
 static void grow(Search *S) {
     size_t size = S->buckets * 4 > S->most_buckets ? S->most_buckets : S->buckets * 4;
     Bucket *bigger = calloc(size, sizeof(Bucket));

@@ -65,7 +65,6 @@ typedef struct {
     Record best_item;
 } Position;
 
-/* A placement to try, by its ordering key (see order_moves in endgame.c). */
 /* A ply: the moves of the position it was listed at, and what the move played from it put
  * on the board (for pos_unplay). One per depth, reused from node to node. */
 typedef struct {
@@ -121,10 +120,11 @@ static inline int pos_square_of(const Position *pos, const Record *r, int k) {
     return r->down ? (r->start + k) * cols + r->line : r->line * cols + r->start + k;
 }
 
-/* Every placement for the side to move into P, in static order (going-out placements
- * first, then the others, each in rank order). 0, or -1 out of memory (P->count 0). */
 /* Room for n packed sort keys (and as many of scratch) in P->keys: 0, or -1 out of memory. */
 SCRAB_INTERNAL int ply_reserve_keys(Ply *P, size_t n);
+
+/* Every placement for the side to move into P, in static order (going-out placements
+ * first, then the others, each in rank order). 0, or -1 out of memory (P->count 0). */
 SCRAB_INTERNAL int pos_list_moves(Position *pos, Ply *P);
 
 /* The same list from `ref`, the list of an earlier position with the same player to move

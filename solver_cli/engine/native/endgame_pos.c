@@ -414,13 +414,6 @@ _Static_assert(1 + KEY_SCORE_BITS + 3 + 2 + 1 + 5 + 5 + 6 + SORT_INDEX_BITS <= 6
  * the key cannot hold (never in a real endgame) is sorted with static_cmp alone. */
 static int static_sort(Ply *P) {
     size_t n = P->count;
-    for (size_t m = 0; m < n; m++) {
-        const Record *r = &P->moves[m];
-        if (r->score < 0 || r->score > KEY_SCORE_MAX || r->leave != 0 || r->kind > 3 || r->blanks > KEY_BLANKS_MAX) {
-            qsort(P->moves, n, sizeof(Record), static_cmp);
-            return 0;
-        }
-    }
     if (ply_reserve_keys(P, n) < 0) {
         return -1;
     }
@@ -434,7 +427,12 @@ static int static_sort(Ply *P) {
     }
     uint64_t *keys = P->keys;
     for (size_t m = 0; m < n; m++) {
-        keys[m] = static_key(&P->moves[m], m);
+        const Record *r = &P->moves[m];
+        if (r->score < 0 || r->score > KEY_SCORE_MAX || r->leave != 0 || r->kind > 3 || r->blanks > KEY_BLANKS_MAX) {
+            qsort(P->moves, n, sizeof(Record), static_cmp);
+            return 0;
+        }
+        keys[m] = static_key(r, m);
     }
     sort_keys(keys, keys + n, n);
     Record *out = P->spare;
