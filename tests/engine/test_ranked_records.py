@@ -4,6 +4,7 @@ twin's packing byte for byte the native engine's records."""
 
 from __future__ import annotations
 
+import functools
 import random
 from array import array
 
@@ -24,7 +25,12 @@ from solver_cli.engine.movegen import (
 from solver_cli.engine.rules import load_rules
 
 RULES = [load_rules("scrabble"), load_rules("wwf")]
-TABLE = LeaveTable(array("h", (random.Random(5).randrange(-900, 901) for _ in range(TABLE_SIZE))), "random-5")
+
+
+@functools.cache
+def random_table() -> LeaveTable:
+    """Built on first use, not when the module is collected (a million draws)."""
+    return LeaveTable(array("h", random.Random(5).choices(range(-900, 901), k=TABLE_SIZE)), "random-5")
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +46,8 @@ def positions(count: int, gaddag):
         rack = random_rack(rules, rng, rng.choice((0, 1, 2)))
         valuations = (
             SCORE,
-            Valuation(TABLE, bag=50, exchange=7, passes=True),
-            Valuation(TABLE, bag=0, opponent=rng.randint(0, 60), passes=True),
+            Valuation(random_table(), bag=50, exchange=7, passes=True),
+            Valuation(random_table(), bag=0, opponent=rng.randint(0, 60), passes=True),
         )
         yield board, rack, rules, valuations[seed % 3]
 
