@@ -552,6 +552,7 @@ def test_review_sim_stopped_prints_the_turns_done(runner, monkeypatch):
     assert result.exit_code == 130 and "JUT(E)" in result.stdout and "OH(I)A" not in result.stdout
 
 
+@python_engine_in_soak()  # how turns are shared among workers: the same for both engines
 def test_review_sim_gives_the_same_figures_whatever_jobs(runner):
     """Each turn's simulation on two worker processes: the same figures as on one (the
     simulation's draws depend on the seed, not on who plays them)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from positions import played_position, random_rack, scattered_position
-from soak import SOAKING
+from soak import SOAKING, first_then_soak
 
 import solver_cli
 from solver_cli.engine.alphabet import BLANK_BIT, CODE, parse_rack
@@ -159,7 +159,7 @@ def random_case(seed: int, gaddag, table):
     return board, rack, rules, valuation
 
 
-@pytest.mark.parametrize("chunk", range(6))
+@pytest.mark.parametrize("chunk", first_then_soak(range(6), 3))  # 75 random cases in every run, 150 soaking
 def test_each_engine_values_every_candidate(chunk, small_gaddag, table, engine):
     for i in range(25):
         board, rack, rules, valuation = random_case(chunk * 100 + i, small_gaddag, table)
@@ -167,7 +167,7 @@ def test_each_engine_values_every_candidate(chunk, small_gaddag, table, engine):
 
 
 @pytest.mark.skipif(not NATIVE_BUILT, reason="the native engine is not built")
-@pytest.mark.parametrize("chunk", range(8))
+@pytest.mark.parametrize("chunk", first_then_soak(range(8), 4))  # 240 random cases in every run, 480 soaking
 @pytest.mark.parametrize("engine", ["native"], indirect=True)  # it compares both engines itself
 def test_both_engines_rank_the_same_candidates(chunk, small_gaddag, table):
     for i in range(60):

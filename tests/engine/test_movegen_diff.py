@@ -26,7 +26,7 @@ pytestmark = pytest.mark.parametrize("engine", [pytest.param(ENGINES[-1], id="bo
 RULES = {"scrabble": load_rules("scrabble"), "wwf": load_rules("wwf")}
 CHUNKS = 25
 PER_CHUNK = 44  # 25 x 44 = 1,100 random positions with the small lexicon
-DEFAULT_CHUNKS = 5  # in a plain `pytest`; the other 20 are soak (every kind of case is in each chunk)
+DEFAULT_CHUNKS = 4  # in a plain `pytest`; the other 21 are soak (every kind of case is in each chunk)
 
 
 def compare(board, rack, gaddag, words, rules):

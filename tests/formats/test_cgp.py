@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from soak import examples, scaled
 
 from solver_cli.errors import InputError
 from solver_cli.formats.boardfile import parse_board
@@ -213,7 +214,8 @@ def positions(draw):
     return Position(draw(boards()), racks, scores, draw(st.integers(0, 10**4)), draw(option_dicts()))
 
 
-@settings(max_examples=300)
+@scaled  # a sixth of the cases in a plain run, all in the soak step
+@settings(max_examples=examples(300))
 @given(positions())
 def test_parse_format_round_trip(position):
     text = format_cgp(position)

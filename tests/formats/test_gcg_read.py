@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from positions import reference_args
 from reference import reference_score
+from soak import examples, scaled
 
 from solver_cli.engine.alphabet import BLANK_BIT, LETTERS
 from solver_cli.engine.board import Board
@@ -494,13 +495,15 @@ def _read_any(text: str, lexicon) -> None:
     assert len(record.turns) == len(gcg.events)
 
 
-@settings(max_examples=600, **FUZZ)
+@scaled  # a sixth of the cases in a plain run, all in the soak step
+@settings(max_examples=examples(600), **FUZZ)
 @given(text=garbled_records())
 def test_fuzz_garbled_example(small_gaddag, text):
     _read_any(text, small_gaddag)
 
 
-@settings(max_examples=600, **FUZZ)
+@scaled  # a sixth of the cases in a plain run, all in the soak step
+@settings(max_examples=examples(600), **FUZZ)
 @given(text=random_lines)
 def test_fuzz_random_lines(small_gaddag, text):
     _read_any(text, small_gaddag)

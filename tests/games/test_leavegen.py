@@ -11,7 +11,7 @@ import zlib
 from array import array
 
 import pytest
-from soak import python_engine_in_soak
+from soak import first_then_soak, python_engine_in_soak
 
 from solver_cli.engine.leaves import LEAVE_OFFSET, LeaveTable, leave_index
 from solver_cli.engine.movegen import NATIVE_BUILT
@@ -49,13 +49,13 @@ def test_rack_ranks_are_a_bijection():
     assert rack_rank(short) == leave_index(short) - LEAVE_OFFSET[2]
 
 
-def random_stats(seed: int, racks: int) -> RackStats:
+def random_stats(seed: int, racks: int, rack_size: int = 7) -> RackStats:
     rng = random.Random(seed)
     bag = [code for code, n in enumerate(SCRABBLE.counts) for _ in range(n)]
     stats = RackStats.empty()
     for _ in range(racks):
         counts = [0] * 27
-        for code in rng.sample(bag, 7):
+        for code in rng.sample(bag, rack_size):
             counts[code] += 1
         for _ in range(rng.randint(1, 3)):
             stats.add(rack_rank(counts), rng.randint(-5_000, 60_000))
@@ -97,15 +97,20 @@ def test_the_c_estimate_is_the_python_twin_bit_for_bit():
 
 @pytest.mark.skipif(not NATIVE_BUILT, reason="the native engine is not built")
 @pytest.mark.parametrize("engine", ["native"], indirect=True)  # once: it runs no games
-def test_the_c_smoothing_is_the_python_twin_bit_for_bit(engine):
+# Five-tile racks (leaves of up to four) in every run; seven, the whole million-leave table, in
+# the soak run: the Python twin takes 20 s on it.
+@pytest.mark.parametrize("rack_size", first_then_soak([5, 7], 1))
+def test_the_c_smoothing_is_the_python_twin_bit_for_bit(engine, rack_size):
     from solver_cli.engine import _movegen_c
 
-    stats = random_stats(6, 300)
-    num, den, support, overall = leavegen.leave_sums(stats, SCRABBLE.counts, 7)
+    stats = random_stats(6, 300, rack_size)
+    num, den, support, overall = leavegen.leave_sums(stats, SCRABBLE.counts, rack_size)
+    assert sum(1 for d in den if d > 0) > 1000  # the racks' leaves are summed
     for smoothing in (7.5,):
-        c = _movegen_c.leave_table(num, den, support, overall, SCRABBLE.counts, 7, smoothing)
-        python = leavegen.smooth_python(num, den, support, overall, SCRABBLE.counts, 7, smoothing)
+        c = _movegen_c.leave_table(num, den, support, overall, SCRABBLE.counts, rack_size, smoothing)
+        python = leavegen.smooth_python(num, den, support, overall, SCRABBLE.counts, rack_size, smoothing)
         assert array("h", python).tobytes() == c
+        assert sum(1 for v in python if v) > 1000
 
 
 def test_the_estimate_of_a_hand_made_case():
