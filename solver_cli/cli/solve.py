@@ -147,7 +147,7 @@ def solve(
         raise BadInput("--must-use is empty: give the rack tiles every move must play, e.g. --must-use '?' (a blank)")
 
     from solver_cli.engine.alphabet import rack_text
-    from solver_cli.engine.ranking import make_filters
+    from solver_cli.engine.ranking import check_must_use, make_filters
     from solver_cli.engine.unseen import unseen_tiles, valuation_for
     from solver_cli.formats.position import position_cgp
 
@@ -164,6 +164,8 @@ def solve(
             word=word,
             sort="score" if sort in ("rank", "score") else sort,  # the library's name for its rank order
         )
+        if filters.must_use is not None:  # said before the word list is loaded (or built: minutes for a big one)
+            check_must_use(filters.must_use, counts)
         chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
         if simulate_moves:
             from solver_cli.cli._sim import run_sim

@@ -171,7 +171,8 @@ def _keep(filters: Filters, board: Board, raw: RawMove) -> bool:
     return True
 
 
-def _check_must_use(need: tuple[int, ...], rack: list[int]) -> None:
+def check_must_use(need: tuple[int, ...], rack: list[int]) -> None:
+    """``InputError`` when ``need`` (``Filters.must_use``) asks for tiles ``rack`` does not hold."""
     missing = [max(0, n - held) for n, held in zip(need, rack, strict=True)]
     if any(missing):
         raise InputError(
@@ -337,7 +338,7 @@ def solve(
     order; ``Move``s are made for those moves only."""
     _check_limit(limit)
     if filters is not None and filters.must_use is not None:
-        _check_must_use(filters.must_use, rack)
+        check_must_use(filters.must_use, rack)
     sort = filters.sort if filters is not None else "score"
     if sort == "score" and (filters is None or not filters.active()):
         # The engine ranks while it generates: only the moves asked for become tuples.
@@ -370,7 +371,7 @@ def solve_by_score(
     candidate is ranked and then sorted). ``fold`` as in ``solve``."""
     _check_limit(limit)
     if filters is not None and filters.must_use is not None:
-        _check_must_use(filters.must_use, rack)
+        check_must_use(filters.must_use, rack)
     total, ranked = _filtered(board, rack, gaddag, rules, filters, valuation)
     ranked.sort(key=lambda c: -c.score)  # stable: equal scores keep their equity order
     sort = filters.sort if filters is not None else "score"

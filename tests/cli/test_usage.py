@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from soak import python_engine_in_soak
 
 from solver_cli import __version__
 from solver_cli.cli import all_commands, cli
@@ -486,6 +487,18 @@ def test_empty_must_use_is_refused(runner):
     line = bad_input(runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--must-use", ""]))
     assert line == "Error: --must-use is empty: give the rack tiles every move must play, e.g. --must-use '?' (a blank)"
     assert bad_input(runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--must-use", "  "])) == line
+
+
+@python_engine_in_soak()  # it builds a word list: the twin's builder takes 7 s
+def test_must_use_tiles_the_rack_lacks_are_refused_before_the_word_list_is_built(runner, tmp_path, monkeypatch):
+    """A slip is said at once: building a big word list's GADDAG on first use takes a while."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SCRAB_CACHE_DIR", str(cache))
+    result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--must-use", "ZZ"])
+    assert bad_input(result) == "Error: --must-use ZZ: the rack AEINRST lacks ZZ"
+    assert not cache.exists() or not any(cache.rglob("*.*"))  # no lexicon built or cached
+    result = runner.invoke(cli, ["solve", MIDGAME, "--rack", "RETAINS", "--must-use", "TS", "--json"])
+    assert result.exit_code == 0 and any(cache.rglob("*.*"))  # (a filter the rack can meet: built)
 
 
 @pytest.mark.parametrize(
