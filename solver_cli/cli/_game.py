@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from solver_cli.engine.board import Board
     from solver_cli.engine.history import RecordProblem
     from solver_cli.engine.rules import Rules
+    from solver_cli.engine.unseen import Unseen
     from solver_cli.formats.gcg_read import GcgFile
     from solver_cli.formats.position import LoadedPosition
     from solver_cli.lexicon import Lexicon
@@ -74,6 +75,16 @@ def game_lexicon(
     is built, unless ``quiet``)."""
     chosen = position_lexicon(lexicon, position)
     return chosen, load_lexicon_for(chosen, rules.max_side, quiet)
+
+
+def refuse_over_full(unseen: Unseen, rules: Rules) -> None:
+    """Refuse a board and rack holding more of a tile than the set has (the first such tile)."""
+    from solver_cli.errors import InputError
+
+    if unseen.over:
+        letter, held, in_set = unseen.over[0]
+        name = ("blank" if letter == "?" else f"{letter} tile") + ("s" if held != 1 else "")
+        raise InputError(f"the board and the rack hold {held} {name}, more than the {in_set} in the {rules.name} set")
 
 
 def warn_position(board: Board, rack: list[int], rules: Rules, lexicon: Lexicon) -> list[str]:

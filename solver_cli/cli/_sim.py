@@ -101,7 +101,10 @@ def run_sim(
         raise BadInput(f"--rank win needs a win-probability table for {rule_set.name}; use --rank spread")
     objective = "points" if rank == "spread" or win_probability is None else "win"
     try:
-        warn_position(position.board, counts, rule_set, lex)
+        from solver_cli.engine.unseen import unseen_tiles
+
+        if not unseen_tiles(position.board, counts, rule_set).over:  # (else refused below, in one line)
+            warn_position(position.board, counts, rule_set, lex)
         opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
         sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
     except ScrabError as exc:

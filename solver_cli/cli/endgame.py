@@ -15,7 +15,7 @@ from solver_cli.cli._common import (
     stopped,
     to_click_error,
 )
-from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
+from solver_cli.cli._game import game_lexicon, position_options, read_game, refuse_over_full, warn_position
 from solver_cli.errors import ScrabError
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, MAX_PLIES, MAX_TT_MB
 
@@ -109,8 +109,9 @@ def endgame(
         loaded, rule_set, counts = read_game(ctx, position, rules, turn, rack)
         setting = game_setting(loaded, rule_set)
         _, lex = game_lexicon(lexicon, loaded, rule_set, as_json)
-        warn_position(loaded.board, counts, rule_set, lex)
         unseen = unseen_tiles(loaded.board, counts, rule_set)
+        refuse_over_full(unseen, rule_set)  # (before the warnings, which would say it too, and the bag's count)
+        warn_position(loaded.board, counts, rule_set, lex)
         check_endgame(loaded, unseen.total, rule_set)
         opponent = list(unseen.counts)
         interrupted = None

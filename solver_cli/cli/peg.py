@@ -16,7 +16,7 @@ from solver_cli.cli._common import (
     stopped,
     to_click_error,
 )
-from solver_cli.cli._game import game_lexicon, position_options, read_game, warn_position
+from solver_cli.cli._game import game_lexicon, position_options, read_game, refuse_over_full, warn_position
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
@@ -165,8 +165,10 @@ def peg(
         standing = record_standing(position)
         the_spread = spread if spread is not None else standing[0] if standing is not None else 0
         scoreless = standing[1] if standing is not None else 0
+        from solver_cli.engine.unseen import unseen_tiles
         from solver_cli.lookahead.peg import MAX_BAG_LIMIT, pre_endgame_bag
 
+        refuse_over_full(unseen_tiles(position.board, counts, rule_set), rule_set)  # (before counting the bag)
         in_bag = pre_endgame_bag(position.board, counts, rule_set)
         if in_bag == 0:
             raise BadInput(f"{position.name}: the bag is empty: this is an endgame (use scrab endgame)")

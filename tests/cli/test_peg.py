@@ -147,6 +147,15 @@ def test_the_bag_must_hold_one_to_max_bag_tiles(za_world):
     assert run([*za_world(extra=2), "--max-bag", "3", "--json"]).exit_code == 0
 
 
+def test_more_tiles_than_the_set_is_said_before_the_bag_is_counted(za_world):
+    """(It said the bag held too many tiles: the rack's extra Z counted as one unseen.)"""
+    args = za_world()
+    args[args.index("--rack") + 1] = "Z?"  # a blank: the set has none
+    result = run(args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == "Error: the board and the rack hold 1 blank, more than the 0 in the five set"
+
+
 def test_ctrl_c_prints_the_moves_finished_and_exits_130(za_world, monkeypatch):
     solve = peg.solve_pre_endgame
 
