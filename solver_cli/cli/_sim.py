@@ -19,7 +19,7 @@ from solver_cli.cli._common import (
     print_wrapped,
     to_click_error,
 )
-from solver_cli.cli._game import warn_position
+from solver_cli.cli._game import refuse_over_full, warn_position
 from solver_cli.errors import InputError, ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_ITERATIONS
 
@@ -103,8 +103,8 @@ def run_sim(
     try:
         from solver_cli.engine.unseen import unseen_tiles
 
-        if not unseen_tiles(position.board, counts, rule_set).over:  # (else refused below, in one line)
-            warn_position(position.board, counts, rule_set, lex)
+        refuse_over_full(unseen_tiles(position.board, counts, rule_set), rule_set)  # (else a warning says it too)
+        warn_position(position.board, counts, rule_set, lex)
         opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
         sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
     except ScrabError as exc:

@@ -106,7 +106,7 @@ def test_a_game_record_turn_gives_the_spread(runner):
         (["--time-limit", "0"], "Error: Invalid value for '--time-limit'"),
         (["--rack", ""], "Error: --rack is empty"),
         # (the position's warning about it too, once, before the error)
-        (["--rack", "ZZZ"], "Error: board and rack hold 3 of Z, more than the 1 in the scrabble set"),
+        (["--rack", "ZZZ"], "Error: the board and the rack hold 3 Z tiles, more than the 1 in the scrabble set"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(runner, args, message):
