@@ -108,9 +108,10 @@ def endgame(
     try:
         loaded, rule_set, counts = read_game(ctx, position, rules, turn, rack)
         setting = game_setting(loaded, rule_set)
-        _, lex = game_lexicon(lexicon, loaded, rule_set, as_json)
         unseen = unseen_tiles(loaded.board, counts, rule_set)
-        refuse_over_full(unseen, rule_set)  # (before the warnings, which would say it too, and the bag's count)
+        # before the word list is loaded, the warnings (which would say it too) and the bag's count
+        refuse_over_full(unseen, rule_set)
+        _, lex = game_lexicon(lexicon, loaded, rule_set, as_json)
         warn_position(loaded.board, counts, rule_set, lex)
         check_endgame(loaded, unseen.total, rule_set)
         opponent = list(unseen.counts)

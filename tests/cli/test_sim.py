@@ -105,7 +105,7 @@ def test_a_game_record_turn_gives_the_spread(runner):
         (["--plies", "0"], "Error: Invalid value for '--plies'"),
         (["--time-limit", "0"], "Error: Invalid value for '--time-limit'"),
         (["--rack", ""], "Error: --rack is empty"),
-        # (the position's warning about it too, once, before the error)
+        # (one line: no warning about the position saying it too)
         (["--rack", "ZZZ"], "Error: the board and the rack hold 3 Z tiles, more than the 1 in the scrabble set"),
     ],
 )
