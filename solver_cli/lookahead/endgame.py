@@ -31,6 +31,7 @@ else:
     _movegen_c = movegen._movegen_c  # None where the native engine is not built
 
 ORDER_TILE_POINTS = 8  # the move ordering's points a tile placed (ORDER_TILE_POINTS in endgame.c)
+DECIDE_TILE_POINTS = 30  # the same in decide_endgame's search (DECIDE_TILE_POINTS in endgame.c)
 DEEPEN_STEP = 3  # iterative deepening's plies from one iteration to the next (DEEPEN_STEP in endgame.c)
 
 # Why a search ended before its value was proven (None: proven).
@@ -207,6 +208,7 @@ def decide_endgame(
     else:
         deadline = None if time_limit is None else started + time_limit
         twin = _Twin(board, mover, opponent, gaddag, rules, scoreless, tt_mb, deadline, None, chosen)
+        twin.tile_points = DECIDE_TILE_POINTS
         depth = bound = 0
         stopped = PLIES
         try:
@@ -429,6 +431,7 @@ class _Twin:
         self.progress = progress
         self.engine = engine
         self.nodes = 0
+        self.tile_points = ORDER_TILE_POINTS  # (decide_endgame's: DECIDE_TILE_POINTS)
         self.depth = 0  # the iteration under way
         self.next_report = time.perf_counter() + _PROGRESS_EVERY
         self.report: tuple[int, Candidate | None] = (0, None)  # the best value and move so far
@@ -523,9 +526,10 @@ class _Twin:
         if best > alpha:
             alpha = best
         if alpha < beta:
-            # Early cut-offs: high first by score plus ORDER_TILE_POINTS a tile placed (as the
+            # Early cut-offs: high first by score plus tile_points a tile placed (as the
             # native search, endgame.c's order_moves: emptying the rack is what counts).
-            others.sort(key=lambda m: -(m[0][0] + ORDER_TILE_POINTS * len(m[1])))
+            points = self.tile_points
+            others.sort(key=lambda m: -(m[0][0] + points * len(m[1])))
             if table_move is not None and table_move is not _PASS_RAW:
                 for k, (raw, _) in enumerate(others):
                     if raw == table_move:

@@ -193,6 +193,7 @@ typedef struct {
     Ply pre;
     int pre_ready;
     uint64_t nodes;
+    int64_t tile_points; /* the move order's points a tile placed (endgame.c) */
     /* control */
     int stop;
     int fail_memory;
