@@ -86,7 +86,14 @@ MAX_TOP = 1000
 GREEDY = 0  # a stage's plies for the greedy pass
 GREEDY_REPLIES = MAX_PLIES  # the play-outs' most replies (the native loop's bound): enough to end a game
 MIN_KEEP = 2  # the candidates the last stage searches to the end (MAGPIE ends its halving at 2)
+# How far below the estimated value a verdict's first null window is set, where the threshold
+# is farther below it (``_Search.verdict``; docs/performance.md)
+PROBE_MARGIN = 20
+FIRST_BUDGET = 0.25  # seconds: a verdict's first null windows are cut there, the next at twice as long
 PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
+
+# An endgame as the search keeps it: the board's squares, both racks, the scoreless turns so far.
+EndgameKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
 # A distribution of outcomes: (probability, final spread change from one side's view).
 Outcomes = list[tuple[Fraction, int]]
@@ -350,18 +357,14 @@ class _Search:
     choice_plies: int | None = None  # the depth the opponent model's reply is chosen at; None: plies
     # Endgames valued so far, by (squares, mover, opponent, scoreless): a proven value serves
     # at any depth (``exact``), an estimate at its own (``estimates``, keyed with the plies).
-    exact: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], int] = field(default_factory=dict)
-    estimates: dict[tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], int | None], int] = field(
-        default_factory=dict
-    )
-    used: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = field(default_factory=set)
+    exact: dict[EndgameKey, int] = field(default_factory=dict)
+    estimates: dict[tuple[EndgameKey, int | None], int] = field(default_factory=dict)
+    used: set[EndgameKey] = field(default_factory=set)
     proven: bool = True
     # With first_win, endgames are only asked who wins (``verdict``): their sides (-1, 0, 1)
     # by (position, threshold, plies), a proven one by plies None too.
     first_win: bool = False
-    verdicts: dict[tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], int, int | None], int] = field(
-        default_factory=dict
-    )
+    verdicts: dict[tuple[EndgameKey, int, int | None], int] = field(default_factory=dict)
     # The greedy play-outs' leave table and engine, settled once: a fresh zero table would
     # be checked and copied for the native loop at every play-out.
     play_leaves: LeaveTable = field(init=False)
@@ -587,7 +590,7 @@ class _Search:
 
     def value(
         self,
-        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+        key: EndgameKey,
         board: Board,
         mover: list[int],
         opponent: list[int],
@@ -612,66 +615,125 @@ class _Search:
 
     def verdict(
         self,
-        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+        key: EndgameKey,
         board: Board,
         mover: list[int],
         opponent: list[int],
         scoreless: int,
         threshold: int,
     ) -> int:
-        """``endgame`` with ``first_win``: an exact value known already settles it; else a
-        null-window search at ``threshold`` (``decide_endgame``)."""
+        """``endgame`` with ``first_win``: an exact value known already settles it; else
+        null-window searches (``decide_endgame``), as the stage before's estimate of the
+        value (else a greedy play-out) says. Where it is below the threshold, the value is
+        searched instead: showing the value below a threshold takes refuting every move, and
+        a null window above the value can cost many times the value itself (lines that only
+        just stay below it run long). Where it is above by more than ``PROBE_MARGIN``, the
+        first window is that far below the estimate: a value above it is above the threshold
+        too, and a window far below the value can cost far more than one near it (any move
+        clears it, and the search wanders in long lines before they all end; both measured
+        in docs/performance.md), but the window at the threshold is mostly as fast, and one
+        near the value can cost more: so the two are searched in turn, each cut at
+        ``FIRST_BUDGET`` seconds, then twice that, until one settles it (where the value is
+        below the probe, the next probe is that far below the bound the search gives). Where
+        the estimate is nearer the threshold: the threshold's window alone."""
         value = self.exact.get(key)
-        if value is None:
-            side = self.verdicts.get((key, threshold, None))  # (proven, or searched to the end)
-            if side is None:
-                side = self.verdicts.get((key, threshold, self.plies))
-            if side is None and self.below_is_costly(key, board, mover, opponent, scoreless, threshold):
+        if value is not None:
+            return threshold + _sign(value - threshold)
+        side = self.known_side(key, threshold)
+        if side is None:
+            estimate = self.estimate(key, board, mover, opponent, scoreless)
+            if estimate < threshold:
                 value = self.value(key, board, mover, opponent, scoreless)
-                return threshold + int(value > threshold) - int(value < threshold)
-            if side is None:
-                found = endgame.decide_endgame(
-                    board,
-                    mover,
-                    opponent,
-                    self.gaddag,
-                    self.rules,
-                    threshold,
-                    scoreless=scoreless,
-                    plies=self.plies,
-                    time_limit=self.remaining(),
-                    tt_mb=self.tt_mb,
-                    engine=self.engine,
-                    prune=False,  # (the gaddag is pruned for every tile in play already)
-                )
-                if found.stopped == TIME:
-                    raise _OutOfTime
-                side = found.side
-                self.verdicts[(key, threshold, self.plies)] = side
-                if found.proven:
-                    self.verdicts[(key, threshold, None)] = side  # (proven: it holds at any depth)
-            if self.verdicts.get((key, threshold, None)) is None:
-                self.proven = False
-            return threshold + side
-        return threshold + int(value > threshold) - int(value < threshold)
+                return threshold + _sign(value - threshold)
+            probe, budget = estimate - PROBE_MARGIN, FIRST_BUDGET
+            while side is None:
+                if probe <= threshold:  # (no window between the estimate and the threshold)
+                    found = self.decide(key, board, mover, opponent, scoreless, threshold)
+                    assert found is not None  # (no budget to cut it)
+                    side = found[0]
+                    break
+                # the threshold's window and the probe's in turn, each cut at the budget, which
+                # doubles: neither's worst case is paid in full
+                found = self.decide(key, board, mover, opponent, scoreless, threshold, budget)
+                if found is not None:
+                    side = found[0]
+                    break
+                found = self.decide(key, board, mover, opponent, scoreless, probe, budget)
+                if found is not None:
+                    probed, bound = found
+                    if probed >= 0 or bound < threshold:
+                        # at least the probe, above the threshold; or at most the bound, below it
+                        side = 1 if probed >= 0 else -1
+                        self.verdicts[(key, threshold, self.plies)] = side
+                        if self.verdicts.get((key, probe, None)) is not None:
+                            self.verdicts[(key, threshold, None)] = side
+                        break
+                    probe = bound - PROBE_MARGIN  # (the value is at most the bound: the next window below it)
+                budget *= 2
+        if self.verdicts.get((key, threshold, None)) is None:
+            self.proven = False
+        return threshold + side
 
-    def below_is_costly(
+    def estimate(
         self,
-        key: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+        key: EndgameKey,
+        board: Board,
+        mover: list[int],
+        opponent: list[int],
+        scoreless: int,
+    ) -> int:
+        """The endgame's value as the stage before estimated it (1 ply deep), else by a
+        greedy play-out."""
+        estimate = self.estimates.get((key, 1))
+        return estimate if estimate is not None else self.greedy_endgame(board, mover, opponent, scoreless)
+
+    def known_side(self, key: EndgameKey, threshold: int) -> int | None:
+        """Where the value lies against ``threshold`` as found before: proven (or searched
+        to the end), else at the depth searched now; None when not asked yet."""
+        side = self.verdicts.get((key, threshold, None))
+        return side if side is not None else self.verdicts.get((key, threshold, self.plies))
+
+    def decide(
+        self,
+        key: EndgameKey,
         board: Board,
         mover: list[int],
         opponent: list[int],
         scoreless: int,
         threshold: int,
-    ) -> bool:
-        """Whether the value is expected below ``threshold`` (by the stage before's estimate,
-        else greedy play): showing that takes refuting every move, and a null window far
-        above the value can cost many times the value itself (lines that only just stay
-        below it run long), so the value is searched instead."""
-        estimate = self.estimates.get((key, 1))
-        if estimate is None:
-            estimate = self.greedy_endgame(board, mover, opponent, scoreless)
-        return estimate < threshold
+        budget: float | None = None,
+    ) -> tuple[int, int] | None:
+        """Where the value lies against ``threshold`` (-1, 0, 1) at the depth searched now,
+        by one null-window search unless asked before, and a bound on the value on that side
+        (the search's fail-soft bound; asked before, the threshold). With ``budget``
+        (seconds), None when the search is cut by it."""
+        side = self.known_side(key, threshold)
+        if side is not None:
+            return side, threshold
+        left = self.remaining()
+        cut_by_budget = budget is not None and (left is None or budget < left)
+        found = endgame.decide_endgame(
+            board,
+            mover,
+            opponent,
+            self.gaddag,
+            self.rules,
+            threshold,
+            scoreless=scoreless,
+            plies=self.plies,
+            time_limit=budget if cut_by_budget else left,
+            tt_mb=self.tt_mb,
+            engine=self.engine,
+            prune=False,  # (the gaddag is pruned for every tile in play already)
+        )
+        if found.stopped == TIME:
+            if cut_by_budget:
+                return None
+            raise _OutOfTime
+        self.verdicts[(key, threshold, self.plies)] = found.side
+        if found.proven:
+            self.verdicts[(key, threshold, None)] = found.side  # (proven: it holds at any depth)
+        return found.side, found.bound
 
     def search_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> tuple[int, bool]:
         found = endgame.solve_endgame(
@@ -709,6 +771,10 @@ def _played(board: Board, rack: list[int], move: Candidate) -> tuple[Board, list
 
 def _face(rack: list[int], values: tuple[int, ...]) -> int:
     return sum(n * values[code] for code, n in enumerate(rack) if code)
+
+
+def _sign(x: int) -> int:
+    return int(x > 0) - int(x < 0)
 
 
 def _points(spread: int) -> Fraction:

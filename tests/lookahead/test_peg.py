@@ -5,6 +5,7 @@ hand and is checked against the plain minimax of tests/lookahead/reference.py as
 from __future__ import annotations
 
 import dataclasses
+import time
 from math import comb
 
 import pytest
@@ -184,17 +185,46 @@ def test_staged_moves_that_reach_the_last_stage_match_the_exhaustive_search(engi
     assert [c.stage for c in staged.candidates] == sorted((c.stage for c in staged.candidates), reverse=True)
 
 
-@pytest.mark.parametrize("costly", [None, True, False])
+def force_verdict_route(monkeypatch, route: str | None) -> None:
+    """Make ``_Search.verdict`` settle who wins by one route: ``value`` (the value searched),
+    ``window`` (a null window at the threshold), ``probe`` (a first null window at the exact
+    value where it is above the threshold, which settles those verdicts), or a first window
+    that the value does not clear, then one at the threshold (``missed``); None leaves the
+    estimates and the margin as they are."""
+    from solver_cli.lookahead import endgame, peg
+
+    def exact(self, key, board, mover, opponent, scoreless):
+        found = endgame.solve_endgame(
+            board, mover, opponent, self.gaddag, self.rules, scoreless=scoreless, engine=self.engine, prune=False
+        )
+        return found.value
+
+    far = 10**6  # beyond any value of these endgames
+    routes = {
+        "value": (10**9, lambda *_: -far),
+        "window": (10**9, lambda *_: far),
+        "probe": (0, exact),
+        "missed": (0, lambda *_: far),
+    }
+    if route is not None:
+        margin, estimate = routes[route]
+        monkeypatch.setattr(peg, "PROBE_MARGIN", margin)
+        monkeypatch.setattr(peg._Search, "estimate", estimate)
+
+
+VERDICT_ROUTES = [None, "value", "window", "probe", "missed"]
+
+
+@pytest.mark.parametrize("route", VERDICT_ROUTES)
 @pytest.mark.parametrize("spread", [3, -9, 0])
-def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engine, spread, costly, monkeypatch):
+def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engine, spread, route, monkeypatch):
     """By default the last stage's moves win exactly the draws they win when every endgame
     is solved for its value, and carry the mean spread the stage before estimated for them;
-    whether each verdict comes from a null window or, where that is expected to cost more,
-    from the value (``costly`` forces either)."""
+    whether each verdict comes from a null window at the threshold, from one near the
+    estimated value first, or from the value (``route`` forces each)."""
     from solver_cli.lookahead import peg
 
-    if costly is not None:
-        monkeypatch.setattr(peg._Search, "below_is_costly", lambda *_: costly)
+    force_verdict_route(monkeypatch, route)
     gaddag, rules = at_world()
     rack = parse_rack("XT", 2)
     fast = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
@@ -211,6 +241,87 @@ def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engi
     before = {c.move: c for c in solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4).candidates}
     for c in last:
         assert c.spread_mean == before[c.move].spread_mean, c.move
+
+
+@pytest.mark.parametrize("plies", [None, 8])
+@pytest.mark.parametrize(
+    ("value", "estimate", "threshold", "tight", "slow", "windows"),
+    [
+        (15, 10, -64, True, {}, [-64]),  # the threshold's window settles it within the budget
+        (15, 10, -64, True, {-64: 9}, [-64, -10]),  # cut: the window 20 below the estimate settles it
+        (15, 10, 0, True, {0: 9}, [0]),  # no room for a window between: the threshold's alone, uncut
+        (30, 10, -10, True, {-10: 9}, [-10]),  # (the window would be the threshold itself)
+        (-30, 10, -64, True, {-64: 9}, [-64, -10, -64, -50]),  # the estimate off: next 20 below the bound
+        (-30, 10, -64, False, {-64: 9}, [-64, -10, -64, -31]),  # (a loose bound: the window's, less one)
+        (-80, 10, -64, True, {-64: 9}, [-64, -10]),  # the bound below the threshold settles it: below
+        (-55, 10, -64, True, {-64: 9}, [-64, -10, -64]),  # the next window would be below the threshold
+        (15, 10, -64, True, {-64: 0.6, -10: 0.6}, [-64, -10, -64, -10, -64]),  # the budget doubles
+        (5, -10, 64, True, {}, ["value"]),  # the estimate below the threshold: the value
+        (50, 50, 64, True, {}, ["value"]),
+        (60, 63, 64, True, {}, ["value"]),
+    ],
+)
+def test_a_verdict_also_tries_a_window_near_the_estimate(
+    value, estimate, threshold, tight, slow, windows, plies, monkeypatch
+):
+    """Where the estimated value lies more than PROBE_MARGIN above the threshold, a verdict
+    searches the threshold's null window and one that far below the estimate in turn, each
+    cut at a budget that doubles; the second settles the verdict when the value clears it
+    (or the bound the search gives is below the threshold), else the next is that far below
+    the bound; a proof holds at any depth. Where the estimate is below the threshold, the
+    value is searched. (``slow``: the seconds a window's search takes, else none.)"""
+    from solver_cli.lookahead import endgame, peg
+
+    asked: list[int | str] = []
+    proven = plies is None or value > 0  # (cut by the depth limit, a window can still be proven)
+
+    def decide(*args, time_limit=None, **kwargs):
+        window = args[5]
+        asked.append(window)
+        if time_limit is not None and slow.get(window, 0) > time_limit:
+            return endgame.Verdict(0, window, False, endgame.TIME, 0, 1, time_limit, "python")
+        side = (value > window) - (value < window)
+        bound = value if tight or side == 0 else window + side  # (fail-soft: at most, or at least)
+        return endgame.Verdict(side, bound, proven, None, 1, 1, 0.0, "python")
+
+    def solve(*args, **kwargs):
+        asked.append("value")
+        return endgame.EndgameResult(value, (), (), None, proven, None, 1, 1, 0.0, "python")
+
+    monkeypatch.setattr(endgame, "decide_endgame", decide)
+    monkeypatch.setattr(endgame, "solve_endgame", solve)
+    monkeypatch.setattr(peg._Search, "estimate", lambda *_: estimate)
+    gaddag, rules = at_world()
+    search = peg._Search(AT_BOARD, gaddag, rules, None, 4, peg.BEST_REPLY, 1, None, None, 0.0, plies=plies)
+    search.first_win = True
+    key = (tuple(AT_BOARD.squares), (), (), 0)
+    side = search.verdict(key, AT_BOARD, [0] * 27, [0] * 27, 0, threshold) - threshold
+    assert side == (value > threshold) - (value < threshold)
+    assert asked == windows
+    assert search.proven == proven
+    asked.clear()  # asked again: settled without a search
+    assert search.verdict(key, AT_BOARD, [0] * 27, [0] * 27, 0, threshold) - threshold == side
+    assert asked == []
+
+
+def test_a_verdicts_budget_gives_way_to_the_time_limit(monkeypatch):
+    """A window cut by the time limit, not by its budget, stops the search (``_OutOfTime``)."""
+    from solver_cli.lookahead import endgame, peg
+
+    limits: list[float] = []
+
+    def decide(*args, time_limit=None, **kwargs):
+        limits.append(time_limit)
+        return endgame.Verdict(0, args[5], False, endgame.TIME, 0, 1, 0.0, "python")
+
+    monkeypatch.setattr(endgame, "decide_endgame", decide)
+    monkeypatch.setattr(peg._Search, "estimate", lambda *_: 10)
+    gaddag, rules = at_world()
+    search = peg._Search(AT_BOARD, gaddag, rules, None, 4, peg.BEST_REPLY, 1, None, 0.1, time.perf_counter())
+    search.first_win = True
+    with pytest.raises(peg._OutOfTime):
+        search.verdict((tuple(AT_BOARD.squares), (), (), 0), AT_BOARD, [0] * 27, [0] * 27, 0, -64)
+    assert len(limits) == 1 and limits[0] <= 0.1  # (the time left, below the first budget)
 
 
 def test_the_greedy_pass_plays_every_split_out_by_equity(engine):
@@ -341,11 +452,9 @@ def test_identical_tiles_are_weighted_as_drawn(za):
     assert play.move.kind == PLACE and (play.wins, play.draws) == (3, comb(3, 2))
 
 
-@pytest.mark.parametrize("costly", [True, False])  # (the verdict from the value, or from a null window)
-def test_a_tie_counts_half(za, costly, monkeypatch):
-    from solver_cli.lookahead import peg
-
-    monkeypatch.setattr(peg._Search, "below_is_costly", lambda *_: costly)
+@pytest.mark.parametrize("route", VERDICT_ROUTES)
+def test_a_tie_counts_half(za, route, monkeypatch):
+    force_verdict_route(monkeypatch, route)
     gaddag, rules = za
     result = solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-2, top=5)
     play = next(c for c in result.candidates if c.move.kind == PLACE)
