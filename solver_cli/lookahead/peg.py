@@ -622,20 +622,18 @@ class _Search:
         scoreless: int,
         threshold: int,
     ) -> int:
-        """``endgame`` with ``first_win``: an exact value known already settles it; else
-        null-window searches (``decide_endgame``), as the stage before's estimate of the
-        value (else a greedy play-out) says. Where it is below the threshold, the value is
-        searched instead: showing the value below a threshold takes refuting every move, and
-        a null window above the value can cost many times the value itself (lines that only
-        just stay below it run long). Where it is above by more than ``PROBE_MARGIN``, the
-        first window is that far below the estimate: a value above it is above the threshold
-        too, and a window far below the value can cost far more than one near it (any move
-        clears it, and the search wanders in long lines before they all end; both measured
-        in docs/performance.md), but the window at the threshold is mostly as fast, and one
-        near the value can cost more: so the two are searched in turn, each cut at
-        ``FIRST_BUDGET`` seconds, then twice that, until one settles it (where the value is
-        below the probe, the next probe is that far below the bound the search gives). Where
-        the estimate is nearer the threshold: the threshold's window alone."""
+        """``endgame`` with ``first_win``: an exact value known already settles it; else the
+        stage before's estimate of the value (else a greedy play-out) chooses the searches
+        (docs/endgame.md, "Who wins"):
+
+        - estimate below the threshold: the value itself, as a null window above the value
+          can cost many times the value (every move must be refuted, by long lines);
+        - estimate above it by more than ``PROBE_MARGIN``: the threshold's null window and
+          one that far below the estimate in turn, each cut at ``FIRST_BUDGET`` seconds,
+          then twice that, until one settles it; a window far below the value can cost far
+          more than one near it, or far less. A value above the second window is above the
+          threshold; below it, the next is that far below the bound that search gives;
+        - else: the threshold's window alone."""
         value = self.exact.get(key)
         if value is not None:
             return threshold + _sign(value - threshold)
