@@ -141,10 +141,12 @@ def peg(
     The moves are searched in stages (as MAGPIE): first every move by greedy play-outs,
     then the best half with endgames 1 ply deep, then the best 2 solved to the end (or
     --plies deep); the list is ranked by the stage reached, then by win rate, then by
-    mean spread. --exhaustive searches every move in the last stage. The last stage
-    settles only who wins each draw (a null-window search, far faster), and a move's mean
-    spread there is the stage before's estimate, marked ~; --exact-spread solves for the
-    spread too.
+    mean spread. A move of the last stage that can no longer rank above the best one
+    found there is cut off, and keeps the stage before's figures (as Macondo's early
+    cutoff); --exhaustive searches every move in the last stage, to its end. The last
+    stage settles only who wins each draw (a null-window search, far faster), and a move's
+    mean spread there is the stage before's estimate, marked ~; --exact-spread solves for
+    the spread too.
 
     POSITION is anything scrab solve reads (a board file, - for standard input, a CGP
     position, a GCG game record with --turn N, whose rules, rack and spread are used).
@@ -249,6 +251,7 @@ def peg(
                     "proven": c.proven,
                     "stage": c.stage,
                     "plies": c.plies,
+                    "cut_off": c.cut_off,
                 }
                 for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1)
             ],
@@ -290,7 +293,7 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
             f"{100 * c.win_rate:.1f}%",
             ("" if c.spread_exact else "~") + f"{c.spread_mean:+.1f}",
             f"{c.endgames:,}",
-            depth_text(c.plies, c.proven, c.spread_exact),
+            depth_text(c.plies, c.proven, c.spread_exact) + (", cut off" if c.cut_off else ""),
         )
     if result.candidates:
         out.print(table)
@@ -299,6 +302,12 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     if any(not c.spread_exact for c in result.candidates):
         print_wrapped(
             out, "~: the stage before's estimate, as the last stage settles who wins (--exact-spread: the spread)"
+        )
+    if any(c.cut_off for c in result.candidates):
+        print_wrapped(
+            out,
+            "cut off: the last stage stopped searching the move once it could no longer rank above #1; "
+            "its figures are the stage before's",
         )
     if result.stopped == "time":
         print_wrapped(out, f"Stopped by the time limit: {finished_text(result)}")

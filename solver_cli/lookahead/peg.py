@@ -39,7 +39,10 @@ are searched one ply deep, and the best ``MIN_KEEP`` of those to the last stage,
 searches to the end (or ``plies`` deep). (Stages of 4 and 7 plies in between cost more than
 they saved: a depth-limited endgame ends in a greedy play-out at every leaf, which can cost
 more than proving the endgame outright; docs/performance.md.) A candidate
-whose endgames were all proven is exact already and is not searched again. In the stages
+whose endgames were all proven is exact already and is not searched again. In the last
+stage a candidate is cut off as soon as it can no longer rank above the best one finished
+there (Macondo's early cutoff: its wins so far and every split not yet played out fall
+short) and keeps the stage before's figures, marked ``cut_off``. In the stages
 the opponent model's reply (level 1 above) is chosen by greedy play-outs, since weighing
 some 20 replies over every split at each stage's depth would cost more than all the other
 candidates together; the reply chosen is then searched at the stage's depth. The candidates
@@ -118,6 +121,9 @@ class PegCandidate:
     stage: int = 1  # the last stage (1, 2, ...) that searched it or found it exact already
     plies: int | None = None  # how deep its endgames were searched; None: to the end; 0: greedy play-outs
     spread_exact: bool = True  # False: the last stage settled who wins; the spread is the stage before's
+    # True: the last stage stopped searching it once it could no longer rank above the best
+    # move of that stage (Macondo's "early cutoff"); its figures are the stage before's
+    cut_off: bool = False
 
 
 @dataclass(frozen=True)
@@ -213,6 +219,7 @@ def solve_pre_endgame(
         # every candidate at once, it is chosen at the stage's depth.)
         search.choice_plies = GREEDY
     finished: dict[int, PegCandidate] = {}  # by the candidate's place in equity order
+    wins_exact: dict[int, Fraction] = {}  # their wins as searched (not by greedy play-outs), exactly
     stopped: str | None = None
 
     def ranked() -> list[int]:
@@ -248,16 +255,27 @@ def solve_pre_endgame(
                         progress(done, total, found)
                 continue
             search.first_win = stage.first_win
+            last = number == len(stages)
             for i in entering:
                 known = finished.get(i)
                 if known is not None and known.proven:  # exact already: deeper changes nothing
                     finished[i] = dataclasses.replace(known, stage=number)
                 else:
-                    found = search.evaluate(candidates[i], rack, unseen, opponent_size, spread, scoreless, draws)
-                    found = dataclasses.replace(found, stage=number, plies=stage.plies)
-                    if search.first_win and known is not None:  # (who wins is settled; the spread is estimated)
-                        found = dataclasses.replace(found, spread_mean=known.spread_mean, spread_exact=False)
-                    finished[i] = found
+                    beaten = None
+                    if last and not exhaustive and known is not None:
+                        beaten = _beaten(finished, wins_exact, entering, number, len(stages), i, known, stage)
+                    evaluated = search.evaluate(
+                        candidates[i], rack, unseen, opponent_size, spread, scoreless, draws, beaten
+                    )
+                    if evaluated is None:  # it cannot rank above this stage's best: the stage before's figures
+                        assert known is not None
+                        finished[i] = dataclasses.replace(known, cut_off=True)
+                    else:
+                        found, wins_exact[i] = evaluated
+                        found = dataclasses.replace(found, stage=number, plies=stage.plies)
+                        if search.first_win and known is not None:  # (who wins is settled; the spread estimated)
+                            found = dataclasses.replace(found, spread_mean=known.spread_mean, spread_exact=False)
+                        finished[i] = found
                 done += 1
                 if progress is not None:
                     progress(done, total, finished[i])
@@ -269,6 +287,32 @@ def solve_pre_endgame(
         stopped = INTERRUPTED
         raise PegStopped(result()) from None
     return result()
+
+
+def _beaten(
+    finished: dict[int, PegCandidate],
+    wins_exact: dict[int, Fraction],
+    entering: list[int],
+    number: int,
+    stages: int,
+    index: int,
+    known: PegCandidate,
+    stage: Stage,
+) -> Callable[[Fraction], bool] | None:
+    """For candidate ``index`` (``known``: its figures from the stage before) entering the
+    last stage, ``number``: a test of the most it could still win there, true when that
+    cannot rank it above the best candidate finished in this stage so far (Macondo's early
+    cutoff); None before any has finished. Its rank would be the stage's, ties broken as
+    ``rank_key`` does: settling who wins only, its spread is the stage before's, known now;
+    solving for the spread too, a tie is not settled until the spread is."""
+    done = [j for j in entering if j in finished and finished[j].stage == number and j in wins_exact]
+    if not done:
+        return None
+    leader = min(done, key=lambda j: rank_key(finished[j], j, stages))
+    bar = wins_exact[leader]
+    ahead = finished[leader]
+    ties_lose = stage.first_win and (-ahead.spread_mean, leader) < (-known.spread_mean, index)
+    return lambda most: most < bar or (ties_lose and most == bar)
 
 
 def rank_key(candidate: PegCandidate, index: int, stages: int) -> tuple[int, float, float, int]:
@@ -408,16 +452,24 @@ class _Search:
         spread: int,
         scoreless: int,
         draws: int,
-    ) -> PegCandidate:
+        beaten: Callable[[Fraction], bool] | None = None,
+    ) -> tuple[PegCandidate, Fraction] | None:
+        """The candidate's figures over every split, and its wins exactly; None as soon as
+        ``beaten`` says that the most it could still win (every split not yet played out
+        won) is not enough."""
         self.used = set()
         self.proven = True
         wins = Fraction(0)
         total = Fraction(0)
+        unplayed = draws
         for opponent, bag, ways in _splits(unseen, opponent_size):
+            if beaten is not None and beaten(wins + unplayed):
+                return None
             for p, value in self.after_move(self.board, rack, move, opponent, bag, scoreless, spread, 1):
                 wins += ways * p * _points(spread + value)
                 total += ways * p * (spread + value)
-        return PegCandidate(
+            unplayed -= ways
+        found = PegCandidate(
             move,
             float(wins),
             draws,
@@ -426,6 +478,7 @@ class _Search:
             len(self.used),
             self.proven,
         )
+        return found, wins
 
     def greedy(
         self,

@@ -82,9 +82,12 @@ def test_by_default_the_last_stage_settles_who_wins_and_marks_the_spread_estimat
     assert [s["first_win"] for s in data["stages"]] == [False, False, True]
     exact = {m["move"]: m for m in json.loads(run([*at_world, "--exact-spread", "--json"]).stdout)["moves"]}
     last = [m for m in data["moves"] if m["stage"] == 3]
-    assert len(last) == 2
+    cut = [m for m in data["moves"] if m["cut_off"]]
+    assert last and len(last) + len(cut) == 2 and data["moves"][0] == last[0]
     for m in last:
         assert m["proven"] and not m["spread_exact"] and m["wins"] == exact[m["move"]]["wins"]
+    for m in cut:  # the stage before's figures; by its exact wins it ranks below the best
+        assert m["stage"] == 2 and exact[m["move"]]["wins"] <= last[0]["wins"]
     assert all(m["spread_exact"] for m in data["moves"] if m["stage"] < 3)
     text = " ".join(run(at_world).stdout.split())
     assert "2 moves to the end, who wins" in text and "│ who wins: exact │" in text
@@ -118,10 +121,15 @@ def test_json_gives_each_move_over_every_draw(za_world):
     assert (play["move"], play["score"], play["wins"], play["draws"]) == ("A2 Z(A)", 11, 2, 3)
     assert play["spread_mean"] == pytest.approx(-5 + 42 / 3) and play["proven"] and play["endgames"] == 2
     assert (passing["move"], passing["kind"], passing["wins"]) == ("pass", "pass", 0)
+    assert not play["cut_off"] and not passing["cut_off"]
     fast = json.loads(run([*za_world(), "--spread", "-5", "--json"]).stdout)
-    assert [(m["move"], m["wins"], m["proven"]) for m in fast["moves"]] == [
-        (m["move"], m["wins"], m["proven"]) for m in data["moves"]
-    ]
+    first, second = fast["moves"]
+    assert (first["move"], first["wins"], first["proven"], first["cut_off"]) == ("A2 Z(A)", 2, True, False)
+    # the pass cannot win more than ZA once it loses a draw: cut off, with the greedy stage's figures
+    assert (second["move"], second["cut_off"], second["stage"], second["plies"]) == ("pass", True, 1, 0)
+    table = " ".join(run([*za_world(), "--spread", "-5"]).stdout.split())
+    assert "│ greedy play-outs, │" in table and "│ cut off │" in table  # (the column wraps)
+    assert "cut off: the last stage stopped searching the move once it could no longer rank above #1" in table
 
 
 def test_the_table_names_the_opponent_model(za_world):

@@ -90,10 +90,13 @@ def test_the_z_world_worked_by_hand(za, engine):
     assert passing.spread_mean == pytest.approx(-5 + (2 - 2 * 20) / 3)
     assert play.proven and passing.proven and play.endgames == 2 and play.spread_exact
     # By default the last stage settles who wins only: the same wins, the spread estimated.
+    # The pass, searched second, loses its first split: then it could win at most 2 draws,
+    # as ZA does, with the lower spread by the greedy stage, so it is cut off there.
     fast = solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, spread=-5, top=5)
-    assert [(c.move, c.wins, c.proven, c.spread_exact) for c in fast.candidates] == [
-        (c.move, c.wins, True, False) for c in result.candidates
-    ]
+    first, second = fast.candidates
+    assert (first.move, first.wins, first.proven, first.spread_exact) == (play.move, 2, True, False)
+    assert (second.move, second.cut_off, second.stage, second.plies) == (passing.move, True, 1, GREEDY)
+    assert not first.cut_off and not any(c.cut_off for c in result.candidates)
 
 
 @python_engine_in_soak()  # the reference's own time dominates; the engines are compared above
@@ -173,7 +176,8 @@ def test_staged_moves_that_reach_the_last_stage_match_the_exhaustive_search(engi
     exact = {c.move: c for c in full.candidates}
     last = len(staged.stages)
     reached = [c for c in staged.candidates if c.stage == last]
-    assert len(reached) >= 2 and staged.candidates[: len(reached)] == tuple(reached)
+    assert reached and staged.candidates[: len(reached)] == tuple(reached)
+    assert_cut_offs_rank_below_the_best(staged, full, exact_spread=True)
     for c in reached:
         assert c.proven
         assert (c.wins, c.win_rate, c.spread_mean) == (
@@ -183,6 +187,72 @@ def test_staged_moves_that_reach_the_last_stage_match_the_exhaustive_search(engi
         )
     assert all(c.stage < last for c in staged.candidates[len(reached) :])
     assert [c.stage for c in staged.candidates] == sorted((c.stage for c in staged.candidates), reverse=True)
+
+
+def assert_cut_offs_rank_below_the_best(staged, full, exact_spread: bool = False) -> None:
+    """The last stage cut off only moves that rank below its best: by the exhaustive
+    search's exact wins, fewer than the best's, or as many and the lower spread the stage
+    before estimated (settling who wins only). Every move it entered is either finished
+    there or cut off."""
+    exact = {c.move: c for c in full.candidates}
+    last = len(staged.stages)
+    best = staged.candidates[0]
+    assert best.stage == last and not best.cut_off
+    cut = [c for c in staged.candidates if c.cut_off]
+    assert len([c for c in staged.candidates if c.stage == last]) + len(cut) == staged.stages[-1].moves
+    for c in cut:
+        assert c.stage == last - 1 and not c.proven  # (the stage before's figures)
+        most, bar = exact[c.move].wins, exact[best.move].wins
+        assert most < bar or (not exact_spread and most == bar and c.spread_mean <= best.spread_mean), c.move
+
+
+@pytest.mark.parametrize("spread", [300, -300, 3])
+def test_a_move_that_cannot_rank_above_the_best_is_cut_off_before_its_endgames(engine, spread, monkeypatch):
+    """Far ahead every move wins every draw: the last stage's second move cannot rank above
+    the first (at best a tie, and its spread estimated lower), so none of its draws is
+    played on there. Far behind none wins, but the second could win any draw until it has
+    lost them all: it is searched to the end. Close, the exhaustive search says whether a
+    move cut off could have ranked above the first."""
+    from solver_cli.lookahead import peg
+
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    played = []  # the moves whose draws the last stage played on
+    original = peg._Search.after_move
+
+    def recorded(self, board, rack, move, opponent, bag, scoreless, spread, level):
+        if level == 1 and self.first_win:
+            played.append(move)
+        return original(self, board, rack, move, opponent, bag, scoreless, spread, level)
+
+    monkeypatch.setattr(peg._Search, "after_move", recorded)
+    result = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
+    first, second = result.candidates[:2]
+    assert first.stage == 3 and first.proven and first.move in played
+    if spread == 300:
+        assert first.win_rate == 1
+        assert second.cut_off and second.stage == 2 and second.move not in played
+    if spread == -300:
+        assert first.win_rate == second.win_rate == 0
+        assert not second.cut_off and second.stage == 3 and second.proven and second.move in played
+    monkeypatch.setattr(peg._Search, "after_move", original)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True)
+    assert not any(c.cut_off for c in full.candidates)
+    assert_cut_offs_rank_below_the_best(result, full)
+
+
+@pytest.mark.parametrize("spread", range(-95, 100, 15))
+def test_cut_offs_over_a_range_of_spreads(engine, spread):
+    """Whatever the spread (which decides which draws are won), a move cut off in the last
+    stage ranks below its best by the exhaustive search, and a move finished there has the
+    exhaustive search's wins."""
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    fast = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True)
+    assert_cut_offs_rank_below_the_best(fast, full)
+    exact = {c.move: c.wins for c in full.candidates}
+    assert all(c.wins == exact[c.move] for c in fast.candidates if c.stage == len(fast.stages))
 
 
 def force_verdict_route(monkeypatch, route: str | None) -> None:
@@ -231,7 +301,8 @@ def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engi
     full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True, exact_spread=True)
     exact = {c.move: c for c in full.candidates}
     last = [c for c in fast.candidates if c.stage == len(fast.stages)]
-    assert fast.stages[-1].first_win and len(last) >= 2
+    assert fast.stages[-1].first_win and last
+    assert_cut_offs_rank_below_the_best(fast, full)
     for c in last:
         assert c.proven and not c.spread_exact
         assert (c.wins, c.win_rate) == (exact[c.move].wins, exact[c.move].win_rate), c.move
@@ -417,7 +488,8 @@ def test_in_stages_the_opponents_reply_is_chosen_by_play_outs(monkeypatch):
     monkeypatch.setattr(
         peg, "stage_plan", lambda n, plies=None, exhaustive=False, **_: (Stage(GREEDY, n), Stage(None, n))
     )
-    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4, exact_spread=True)
+    # (exhaustive: no move is cut off in the last stage, which is the patched plan's second)
+    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4, exhaustive=True, exact_spread=True)
     passing = next(c for c in staged.candidates if c.move.kind == PASS)
     assert calls and passing.stage == 2 and not passing.proven
     assert all(c.proven for c in staged.candidates if c.move.kind == PLACE)
@@ -492,7 +564,9 @@ def test_the_opponent_models_differ_when_the_opponent_cannot_see_our_rack(engine
     assert by_kind(worst)[PASS].spread_mean == pytest.approx((-7 - 2 * 11) / 3)
     for model, exact in ((BEST_REPLY, best), (PESSIMISTIC, worst)):  # settling who wins only: the same wins
         fast = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, scoreless=3, top=5, model=model)
-        assert {c.move: c.wins for c in fast.candidates} == {c.move: c.wins for c in exact.candidates}
+        assert_cut_offs_rank_below_the_best(fast, exact)
+        wins = {c.move: c.wins for c in exact.candidates}
+        assert all(c.wins == wins[c.move] for c in fast.candidates if not c.cut_off)
 
 
 @pytest.mark.parametrize(
