@@ -675,55 +675,73 @@ class _Search:
         scoreless: int,
         threshold: int,
     ) -> int:
-        """``endgame`` with ``first_win``: an exact value known already settles it; else the
-        stage before's estimate of the value (else a greedy play-out) chooses the searches
-        (docs/endgame.md, "Who wins"):
-
-        - estimate below the threshold: the value itself, as a null window above the value
-          can cost many times the value (every move must be refuted, by long lines);
-        - estimate above it by more than ``PROBE_MARGIN``: the threshold's null window and
-          one that far below the estimate in turn, each cut at ``FIRST_BUDGET`` seconds,
-          then twice that, until one settles it; a window far below the value can cost far
-          more than one near it, or far less. A value above the second window is above the
-          threshold; below it, the next is that far below the bound that search gives;
-        - else: the threshold's window alone."""
+        """``endgame`` with ``first_win``: an exact value or a verdict known already settles
+        it; else ``settle``."""
         value = self.exact.get(key)
         if value is not None:
             return threshold + _sign(value - threshold)
         side = self.known_side(key, threshold)
         if side is None:
-            estimate = self.estimate(key, board, mover, opponent, scoreless)
-            if estimate < threshold:
-                value = self.value(key, board, mover, opponent, scoreless)
-                return threshold + _sign(value - threshold)
-            probe, budget = estimate - PROBE_MARGIN, FIRST_BUDGET
-            while side is None:
-                if probe <= threshold:  # (no window between the estimate and the threshold)
-                    found = self.decide(key, board, mover, opponent, scoreless, threshold)
-                    assert found is not None  # (no budget to cut it)
-                    side = found[0]
-                    break
-                # the threshold's window and the probe's in turn, each cut at the budget, which
-                # doubles: neither's worst case is paid in full
-                found = self.decide(key, board, mover, opponent, scoreless, threshold, budget)
-                if found is not None:
-                    side = found[0]
-                    break
-                found = self.decide(key, board, mover, opponent, scoreless, probe, budget)
-                if found is not None:
-                    probed, bound = found
-                    if probed >= 0 or bound < threshold:
-                        # at least the probe, above the threshold; or at most the bound, below it
-                        side = 1 if probed >= 0 else -1
-                        self.verdicts[(key, threshold, self.plies)] = side
-                        if self.verdicts.get((key, probe, None)) is not None:
-                            self.verdicts[(key, threshold, None)] = side
-                        break
-                    probe = bound - PROBE_MARGIN  # (the value is at most the bound: the next window below it)
-                budget *= 2
+            side = self.settle(key, board, mover, opponent, scoreless, threshold)
         if self.verdicts.get((key, threshold, None)) is None:
             self.proven = False
         return threshold + side
+
+    def settle(
+        self,
+        key: EndgameKey,
+        board: Board,
+        mover: list[int],
+        opponent: list[int],
+        scoreless: int,
+        threshold: int,
+    ) -> int:
+        """Where the value lies against ``threshold`` (-1, 0, 1), as the stage before's
+        estimate of the value (else a greedy play-out) suggests (docs/endgame.md, "Who
+        wins"). A null window can cost many times the value, far above it or far below it,
+        and a window near the value costs most:
+
+        - estimate below the threshold: the threshold's window, cut at ``FIRST_BUDGET``
+          seconds, then the value (which costs the same or less, but not always: at times
+          the window takes milliseconds where the value takes a minute);
+        - estimate above it by more than ``PROBE_MARGIN``: the threshold's window and one
+          that far below the estimate in turn, each cut at ``FIRST_BUDGET`` seconds, then
+          twice that, until one settles it; a value above the second is above the threshold,
+          below it the bound that search gives may settle it, or the next window is that far
+          below the bound;
+        - else: the threshold's window alone."""
+        position = (key, board, mover, opponent, scoreless)
+        estimate = self.estimate(*position)
+        if estimate < threshold:
+            found = self.decide(*position, threshold, FIRST_BUDGET)
+            if found is not None:
+                return found[0]
+            side = _sign(self.value(*position) - threshold)
+            self.verdicts[(key, threshold, None if key in self.exact else self.plies)] = side
+            return side
+        probe, budget = estimate - PROBE_MARGIN, FIRST_BUDGET
+        while True:
+            if probe <= threshold:  # (no window between the estimate and the threshold)
+                found = self.decide(*position, threshold)
+                assert found is not None  # (no budget to cut it)
+                return found[0]
+            # the threshold's window and the probe's in turn, each cut at the budget, which
+            # doubles: neither's worst case is paid in full
+            found = self.decide(*position, threshold, budget)
+            if found is not None:
+                return found[0]
+            found = self.decide(*position, probe, budget)
+            if found is not None:
+                probed, bound = found
+                if probed >= 0 or bound < threshold:
+                    # at least the probe, above the threshold; or at most the bound, below it
+                    side = 1 if probed >= 0 else -1
+                    self.verdicts[(key, threshold, self.plies)] = side
+                    if self.verdicts.get((key, probe, None)) is not None:
+                        self.verdicts[(key, threshold, None)] = side
+                    return side
+                probe = bound - PROBE_MARGIN  # (the value is at most the bound: the next window below it)
+            budget *= 2
 
     def estimate(
         self,

@@ -256,11 +256,13 @@ def test_cut_offs_over_a_range_of_spreads(engine, spread):
 
 
 def force_verdict_route(monkeypatch, route: str | None) -> None:
-    """Make ``_Search.verdict`` settle who wins by one route: ``value`` (the value searched),
-    ``window`` (a null window at the threshold), ``probe`` (a first null window at the exact
-    value where it is above the threshold, which settles those verdicts), or a first window
-    that the value does not clear, then one at the threshold (``missed``); None leaves the
-    estimates and the margin as they are."""
+    """Make ``_Search.settle`` settle who wins by one route, with real searches: ``window``
+    (the threshold's null window alone); else the threshold's window is made to fail its
+    budget every time, and the other search settles it: ``value`` (the value, the estimate
+    below the threshold), ``probe`` (a window at the exact value, where it is above the
+    threshold), ``missed`` (a first window far above the value, then windows at the bounds
+    the searches give, until one is at or below the threshold, whose window is searched
+    uncut). None leaves them as they are."""
     from solver_cli.lookahead import endgame, peg
 
     def exact(self, key, board, mover, opponent, scoreless):
@@ -271,18 +273,38 @@ def force_verdict_route(monkeypatch, route: str | None) -> None:
 
     far = 10**6  # beyond any value of these endgames
     routes = {
-        "value": (10**9, lambda *_: -far),
         "window": (10**9, lambda *_: far),
+        "value": (10**9, lambda *_: -far),
         "probe": (0, exact),
         "missed": (0, lambda *_: far),
     }
-    if route is not None:
-        margin, estimate = routes[route]
-        monkeypatch.setattr(peg, "PROBE_MARGIN", margin)
-        monkeypatch.setattr(peg._Search, "estimate", estimate)
+    if route is None:
+        return
+    margin, estimate = routes[route]
+    monkeypatch.setattr(peg, "PROBE_MARGIN", margin)
+    monkeypatch.setattr(peg._Search, "estimate", estimate)
+    if route == "window":
+        return
+    settling: list[int] = []  # the threshold being settled
+    settle, decide = peg._Search.settle, peg._Search.decide
+
+    def settle_noting(self, key, board, mover, opponent, scoreless, threshold):
+        settling.append(threshold)
+        try:
+            return settle(self, key, board, mover, opponent, scoreless, threshold)
+        finally:
+            settling.pop()
+
+    def decide_failing(self, key, board, mover, opponent, scoreless, threshold, budget=None):
+        if budget is not None and threshold == settling[-1]:
+            return None  # (as if cut by its budget)
+        return decide(self, key, board, mover, opponent, scoreless, threshold, budget)
+
+    monkeypatch.setattr(peg._Search, "settle", settle_noting)
+    monkeypatch.setattr(peg._Search, "decide", decide_failing)
 
 
-VERDICT_ROUTES = [None, "value", "window", "probe", "missed"]
+VERDICT_ROUTES = [None, "window", "value", "probe", "missed"]
 
 
 @pytest.mark.parametrize("route", VERDICT_ROUTES)
@@ -327,9 +349,12 @@ def test_the_last_stage_settles_who_wins_and_keeps_the_stage_befores_spread(engi
         (-80, 10, -64, True, {-64: 9}, [-64, -10]),  # the bound below the threshold settles it: below
         (-55, 10, -64, True, {-64: 9}, [-64, -10, -64]),  # the next window would be below the threshold
         (15, 10, -64, True, {-64: 0.6, -10: 0.6}, [-64, -10, -64, -10, -64]),  # the budget doubles
-        (5, -10, 64, True, {}, ["value"]),  # the estimate below the threshold: the value
-        (50, 50, 64, True, {}, ["value"]),
-        (60, 63, 64, True, {}, ["value"]),
+        # the estimate below the threshold: its window, cut at the first budget, then the value
+        (5, -10, 64, True, {}, [64]),
+        (5, -10, 64, True, {64: 9}, [64, "value"]),
+        (80, -10, 64, True, {64: 9}, [64, "value"]),
+        (50, 50, 64, True, {64: 0.3}, [64, "value"]),
+        (64, 63, 64, True, {64: 9}, [64, "value"]),
     ],
 )
 def test_a_verdict_also_tries_a_window_near_the_estimate(
@@ -340,7 +365,8 @@ def test_a_verdict_also_tries_a_window_near_the_estimate(
     cut at a budget that doubles; the second settles the verdict when the value clears it
     (or the bound the search gives is below the threshold), else the next is that far below
     the bound; a proof holds at any depth. Where the estimate is below the threshold, the
-    value is searched. (``slow``: the seconds a window's search takes, else none.)"""
+    threshold's window cut at the first budget, then the value. (``slow``: the seconds a
+    window's search takes, else none.)"""
     from solver_cli.lookahead import endgame, peg
 
     asked: list[int | str] = []
