@@ -105,13 +105,16 @@ class EngineFigures:
 @dataclass
 class EndgameFigures:
     """The exact endgame solver on the first ``positions`` of a shipped endgame set, one
-    single-threaded search each, with a time limit: seconds to the proven value."""
+    single-threaded search each, with a time limit: seconds to the proven value, or with
+    ``plies`` to the end of that many plies (MAGPIE's and Macondo's fixed-depth measure)."""
 
     source: str  # the set's file in data/bench
     lexicon: str
     engine: str
     positions: int
-    proven: int  # searches that finished (the rest hit the time limit)
+    proven: int  # searches that proved their value
+    plies: int | None  # the depth searched to, None: to the end of the game
+    finished: int  # searches that ended (proven, or all their plies searched); the rest hit the time limit
     time_limit_s: float
     tt_mb: int
     median_s: float
@@ -316,12 +319,14 @@ def run_bench(
     engines: list[str] | None = None,
     endgames: int = 0,
     endgame_time_limit: float = 30.0,
+    endgame_plies: int | None = None,
     tt_mb: int | None = None,
     sim_iterations: int = 0,
     sim_repeats: int = SIM_REPEATS,
 ) -> BenchResult:
     """``engines``: the move generators to time (default: the one in use); ``endgames``:
-    how many of the shipped endgames to solve (on the first engine), 0 for none;
+    how many of the shipped endgames to solve (on the first engine), 0 for none, each to the
+    end of the game or ``endgame_plies`` deep;
     ``sim_iterations``: the iterations of each candidate in each simulation run, 0 for no
     simulation figures, ``sim_repeats`` runs of it on each job count."""
     say = report or (lambda message: None)
@@ -344,7 +349,9 @@ def run_bench(
     if endgames:
         from solver_cli.lookahead.endgame import DEFAULT_TT_MB
 
-        endgame_figures = measure_endgames(endgames, endgame_time_limit, tt_mb or DEFAULT_TT_MB, engines[0], say)
+        endgame_figures = measure_endgames(
+            endgames, endgame_time_limit, tt_mb or DEFAULT_TT_MB, engines[0], say, plies=endgame_plies
+        )
     sim_figures = measure_sim(sim_iterations, say, sim_repeats) if sim_iterations else None
     name = build.lexicon if build else load_lexicon(lexicon, 15).name
     machine = f"{os.cpu_count()} cores, {sys.platform}"
@@ -368,12 +375,14 @@ def run_bench(
 ENDGAME_SET = ("endgames-sowpods.cgp", "sowpods", "scrabble")
 
 
-def measure_endgames(count: int, time_limit: float, tt_mb: int, engine: str, report: Report) -> EndgameFigures:
+def measure_endgames(
+    count: int, time_limit: float, tt_mb: int, engine: str, report: Report, plies: int | None = None
+) -> EndgameFigures:
     """Solve the first ``count`` endgames of the shipped set (made with sowpods), each with
     ``time_limit`` seconds: the figures issue #21's targets speak of (median, 95th
-    percentile, how many proven)."""
+    percentile, how many proven); with ``plies``, each searched that many plies deep."""
     from solver_cli.formats.cgp import parse_cgp
-    from solver_cli.lookahead.endgame import solve_endgame
+    from solver_cli.lookahead.endgame import PLIES, solve_endgame
 
     file, lexicon, rules_name = ENDGAME_SET
     rules = load_rules(rules_name)
@@ -381,7 +390,7 @@ def measure_endgames(count: int, time_limit: float, tt_mb: int, engine: str, rep
     lines = [line for line in bench_file(file).splitlines() if line.strip() and not line.startswith("#")]
     seconds: list[float] = []
     nodes: list[int] = []
-    proven = 0
+    proven = finished = 0
     for number, line in enumerate(lines[:count], 1):
         position = parse_cgp(line, f"{file}, position {number}")
         board = parse_board("\n".join(position.rows) + "\n", rules, file)
@@ -396,6 +405,7 @@ def measure_endgames(count: int, time_limit: float, tt_mb: int, engine: str, rep
             gaddag,
             rules,
             scoreless=position.zero_turns,
+            plies=plies,
             time_limit=time_limit,
             tt_mb=tt_mb,
             engine=engine,
@@ -403,6 +413,7 @@ def measure_endgames(count: int, time_limit: float, tt_mb: int, engine: str, rep
         seconds.append(time.perf_counter() - start)
         nodes.append(result.nodes)
         proven += result.proven
+        finished += result.proven or result.stopped == PLIES
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, max(0, -(-95 * len(ordered) // 100) - 1))] if ordered else 0.0
     return EndgameFigures(
@@ -411,6 +422,8 @@ def measure_endgames(count: int, time_limit: float, tt_mb: int, engine: str, rep
         engine,
         len(seconds),
         proven,
+        plies,
+        finished,
         time_limit,
         tt_mb,
         round(statistics.median(seconds), 3) if seconds else 0.0,

@@ -44,6 +44,13 @@ if TYPE_CHECKING:
     metavar="SECONDS",
     help="Time limit of each endgame search.",
 )
+@click.option(
+    "--endgame-plies",
+    type=click.IntRange(min=1, max=64),
+    default=None,
+    metavar="N",
+    help="Search each endgame N plies deep (MAGPIE's fixed-depth measure) instead of to its proven value.",
+)
 @click.option("--skip-endgames", is_flag=True, help="Do not time the endgame solver.")
 @click.option(
     "--sim-iterations",
@@ -71,6 +78,7 @@ def bench(
     skip_command: bool,
     endgames: int,
     endgame_time_limit: float,
+    endgame_plies: int | None,
     skip_endgames: bool,
     sim_iterations: int,
     skip_sim: bool,
@@ -111,6 +119,7 @@ def bench(
             engines,
             endgames=0 if skip_endgames else endgames,
             endgame_time_limit=endgame_time_limit,
+            endgame_plies=endgame_plies,
             sim_iterations=0 if skip_sim else sim_iterations,
             sim_repeats=repeat,
         )
@@ -176,14 +185,15 @@ def print_bench(result: BenchResult) -> None:
     out.print(table)
     if result.endgames is not None:
         e = result.endgames
+        plies = f"{e.plies} {'ply' if e.plies == 1 else 'plies'}"
+        depth = "to the end" if e.plies is None else f"{plies} deep"
         endgame = Table(
             header_style="bold",
-            title=f"Exact endgames ({e.source}, {e.lexicon}, {e.engine} engine, one thread), seconds",
+            title=f"Exact endgames ({e.source}, {e.lexicon}, {e.engine} engine, one thread, {depth}), seconds",
             title_justify="left",
         )
-        for name in ("endgames", "proven", "median", "95th percentile", "max", "median nodes", "table"):
-            endgame.add_column(name, justify="right")
-        endgame.add_row(
+        columns = ["endgames", "proven", "median", "95th percentile", "max", "median nodes", "table"]
+        cells = [
             f"{e.positions:,}",
             f"{e.proven:,}",
             f"{e.median_s:,.3f}",
@@ -191,10 +201,17 @@ def print_bench(result: BenchResult) -> None:
             f"{e.max_s:,.3f}",
             f"{e.median_nodes:,}",
             f"{e.tt_mb:,} MB",
-        )
+        ]
+        if e.plies is not None:
+            columns.insert(1, f"{plies} searched")
+            cells.insert(1, f"{e.finished:,}")
+        for name in columns:
+            endgame.add_column(name, justify="right")
+        endgame.add_row(*cells)
         out.print(endgame)
-        if e.proven < e.positions:
-            out.print(f"{e.positions - e.proven:,} of them stopped at the {e.time_limit_s:g} s time limit, not proven.")
+        if e.finished < e.positions:
+            unproven = ", not proven" if e.plies is None else ""
+            out.print(f"{e.positions - e.finished:,} of them stopped at the {e.time_limit_s:g} s time limit{unproven}.")
     if result.sim is not None:
         print_sim(out, result)
 

@@ -100,14 +100,32 @@ def test_bench_endgames_section(tmp_path, small_words):
     assert endgames["lexicon"] == "sowpods" and endgames["source"] == "endgames-sowpods.cgp"
     assert 0 < endgames["median_s"] <= endgames["p95_s"] <= endgames["max_s"] <= 1.1 + 0.5
     assert endgames["median_nodes"] > 0
-    table = CliRunner().invoke(cli, args, env={"COLUMNS": "200"}).stdout
-    assert "Exact endgames" in table and "95th percentile" in table
+    assert endgames["plies"] is None and endgames["finished"] == endgames["proven"]
+    table = " ".join(CliRunner().invoke(cli, args, env={"COLUMNS": "200"}).stdout.split())  # (the title wraps)
+    assert "Exact endgames" in table and "95th percentile" in table and "to the end)" in table
     assert (
         CliRunner()
         .invoke(cli, [*args[:-4], "--skip-endgames", "--skip-sim", "--json"])
         .stdout.count('"endgames": null')
         == 1
     )
+
+
+@python_engine_in_soak()  # the twin's endgame searches
+def test_bench_endgames_to_a_fixed_depth(tmp_path, small_words):
+    """--endgame-plies N searches each endgame N plies deep: one that ends sooner is proven,
+    the others finish their N plies unproven, and both count as searched to the end of N."""
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(small_words) + "\n")
+    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--skip-sim"]
+    args += ["--endgames", "3", "--endgame-time-limit", "20", "--endgame-plies", "1"]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)["endgames"]
+    # one ply settles none of the first three (each mover holds 7 tiles and none goes out at once)
+    assert data["plies"] == 1 and data["finished"] == 3 and data["proven"] == 0
+    table = " ".join(CliRunner().invoke(cli, args, env={"COLUMNS": "200"}).stdout.split())  # (the title wraps)
+    assert "1 ply deep)" in table and "1 ply searched" in table and "time limit" not in table
+    refused = CliRunner().invoke(cli, [*args[:-1], "0"])
+    assert refused.exit_code == 2 and "--endgame-plies" in refused.stderr
 
 
 @python_engine_in_soak()  # the twin's play-outs: long, and the simulation's engines are compared in tests/lookahead
