@@ -98,6 +98,23 @@ PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
 # An endgame as the search keeps it: the board's squares, both racks, the scoreless turns so far.
 EndgameKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
+
+@dataclass(frozen=True)
+class _Endgame:
+    """An endgame the search values or settles: the board, the side to move's rack and the
+    other's, the scoreless turns so far, and the key its findings are kept under."""
+
+    key: EndgameKey
+    board: Board
+    mover: list[int]
+    opponent: list[int]
+    scoreless: int
+
+    @classmethod
+    def of(cls, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> _Endgame:
+        return cls((tuple(board.squares), tuple(mover), tuple(opponent), scoreless), board, mover, opponent, scoreless)
+
+
 # A distribution of outcomes: (probability, final spread change from one side's view).
 Outcomes = list[tuple[Fraction, int]]
 
@@ -635,30 +652,24 @@ class _Search:
         it is below ``threshold`` (that side's spread before it): with ``first_win`` only
         that is settled, and the value returned is threshold - 1, threshold or threshold + 1,
         which tells who wins and nothing more."""
-        key = (tuple(board.squares), tuple(mover), tuple(opponent), scoreless)
-        self.used.add(key)
+        at = _Endgame.of(board, mover, opponent, scoreless)
+        self.used.add(at.key)
         if self.first_win and self.plies != GREEDY:
-            return self.verdict(key, board, mover, opponent, scoreless, threshold)
-        return self.value(key, board, mover, opponent, scoreless)
+            return self.verdict(at, threshold)
+        return self.value(at)
 
-    def value(
-        self,
-        key: EndgameKey,
-        board: Board,
-        mover: list[int],
-        opponent: list[int],
-        scoreless: int,
-    ) -> int:
+    def value(self, at: _Endgame) -> int:
         """The endgame's value at the depth searched now, each position valued once a depth."""
+        key = at.key
         value = self.exact.get(key)
         if value is not None:
             return value
         value = self.estimates.get((key, self.plies))
         if value is None:
             if self.plies == GREEDY:
-                value = self.greedy_endgame(board, mover, opponent, scoreless)
+                value = self.greedy_endgame(at.board, at.mover, at.opponent, at.scoreless)
             else:
-                value, proven = self.search_endgame(board, mover, opponent, scoreless)
+                value, proven = self.search_endgame(at)
                 if proven:
                     self.exact[key] = value
                     return value
@@ -666,36 +677,21 @@ class _Search:
         self.proven = False
         return value
 
-    def verdict(
-        self,
-        key: EndgameKey,
-        board: Board,
-        mover: list[int],
-        opponent: list[int],
-        scoreless: int,
-        threshold: int,
-    ) -> int:
+    def verdict(self, at: _Endgame, threshold: int) -> int:
         """``endgame`` with ``first_win``: an exact value or a verdict known already settles
         it; else ``settle``."""
+        key = at.key
         value = self.exact.get(key)
         if value is not None:
             return threshold + _sign(value - threshold)
         side = self.known_side(key, threshold)
         if side is None:
-            side = self.settle(key, board, mover, opponent, scoreless, threshold)
+            side = self.settle(at, threshold)
         if self.verdicts.get((key, threshold, None)) is None:
             self.proven = False
         return threshold + side
 
-    def settle(
-        self,
-        key: EndgameKey,
-        board: Board,
-        mover: list[int],
-        opponent: list[int],
-        scoreless: int,
-        threshold: int,
-    ) -> int:
+    def settle(self, at: _Endgame, threshold: int) -> int:
         """Where the value lies against ``threshold`` (-1, 0, 1), as the stage before's
         estimate of the value (else a greedy play-out) suggests (docs/endgame.md, "Who
         wins"). A null window can cost many times the value, far above it or far below it,
@@ -710,27 +706,27 @@ class _Search:
           below it the bound that search gives may settle it, or the next window is that far
           below the bound;
         - else: the threshold's window alone."""
-        position = (key, board, mover, opponent, scoreless)
-        estimate = self.estimate(*position)
+        key = at.key
+        estimate = self.estimate(at)
         if estimate < threshold:
-            found = self.decide(*position, threshold, FIRST_BUDGET)
+            found = self.decide(at, threshold, FIRST_BUDGET)
             if found is not None:
                 return found[0]
-            side = _sign(self.value(*position) - threshold)
+            side = _sign(self.value(at) - threshold)
             self.verdicts[(key, threshold, None if key in self.exact else self.plies)] = side
             return side
         probe, budget = estimate - PROBE_MARGIN, FIRST_BUDGET
         while True:
             if probe <= threshold:  # (no window between the estimate and the threshold)
-                found = self.decide(*position, threshold)
+                found = self.decide(at, threshold)
                 assert found is not None  # (no budget to cut it)
                 return found[0]
             # the threshold's window and the probe's in turn, each cut at the budget, which
             # doubles: neither's worst case is paid in full
-            found = self.decide(*position, threshold, budget)
+            found = self.decide(at, threshold, budget)
             if found is not None:
                 return found[0]
-            found = self.decide(*position, probe, budget)
+            found = self.decide(at, probe, budget)
             if found is not None:
                 probed, bound = found
                 if probed >= 0 or bound < threshold:
@@ -743,18 +739,11 @@ class _Search:
                 probe = bound - PROBE_MARGIN  # (the value is at most the bound: the next window below it)
             budget *= 2
 
-    def estimate(
-        self,
-        key: EndgameKey,
-        board: Board,
-        mover: list[int],
-        opponent: list[int],
-        scoreless: int,
-    ) -> int:
+    def estimate(self, at: _Endgame) -> int:
         """The endgame's value as the stage before estimated it (1 ply deep), else by a
         greedy play-out."""
-        estimate = self.estimates.get((key, 1))
-        return estimate if estimate is not None else self.greedy_endgame(board, mover, opponent, scoreless)
+        estimate = self.estimates.get((at.key, 1))
+        return estimate if estimate is not None else self.greedy_endgame(at.board, at.mover, at.opponent, at.scoreless)
 
     def known_side(self, key: EndgameKey, threshold: int) -> int | None:
         """Where the value lies against ``threshold`` as found before: proven (or searched
@@ -762,33 +751,25 @@ class _Search:
         side = self.verdicts.get((key, threshold, None))
         return side if side is not None else self.verdicts.get((key, threshold, self.plies))
 
-    def decide(
-        self,
-        key: EndgameKey,
-        board: Board,
-        mover: list[int],
-        opponent: list[int],
-        scoreless: int,
-        threshold: int,
-        budget: float | None = None,
-    ) -> tuple[int, int] | None:
+    def decide(self, at: _Endgame, threshold: int, budget: float | None = None) -> tuple[int, int] | None:
         """Where the value lies against ``threshold`` (-1, 0, 1) at the depth searched now,
         by one null-window search unless asked before, and a bound on the value on that side
         (the search's fail-soft bound; asked before, the threshold). With ``budget``
         (seconds), None when the search is cut by it."""
+        key = at.key
         side = self.known_side(key, threshold)
         if side is not None:
             return side, threshold
         left = self.remaining()
         cut_by_budget = budget is not None and (left is None or budget < left)
         found = endgame.decide_endgame(
-            board,
-            mover,
-            opponent,
+            at.board,
+            at.mover,
+            at.opponent,
             self.gaddag,
             self.rules,
             threshold,
-            scoreless=scoreless,
+            scoreless=at.scoreless,
             plies=self.plies,
             time_limit=budget if cut_by_budget else left,
             tt_mb=self.tt_mb,
@@ -804,14 +785,14 @@ class _Search:
             self.verdicts[(key, threshold, None)] = found.side  # (proven: it holds at any depth)
         return found.side, found.bound
 
-    def search_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> tuple[int, bool]:
+    def search_endgame(self, at: _Endgame) -> tuple[int, bool]:
         found = endgame.solve_endgame(
-            board,
-            mover,
-            opponent,
+            at.board,
+            at.mover,
+            at.opponent,
             self.gaddag,
             self.rules,
-            scoreless=scoreless,
+            scoreless=at.scoreless,
             plies=self.plies,
             time_limit=self.remaining(),
             tt_mb=self.tt_mb,

@@ -265,9 +265,16 @@ def force_verdict_route(monkeypatch, route: str | None) -> None:
     uncut). None leaves them as they are."""
     from solver_cli.lookahead import endgame, peg
 
-    def exact(self, key, board, mover, opponent, scoreless):
+    def exact(self, at):
         found = endgame.solve_endgame(
-            board, mover, opponent, self.gaddag, self.rules, scoreless=scoreless, engine=self.engine, prune=False
+            at.board,
+            at.mover,
+            at.opponent,
+            self.gaddag,
+            self.rules,
+            scoreless=at.scoreless,
+            engine=self.engine,
+            prune=False,
         )
         return found.value
 
@@ -288,17 +295,17 @@ def force_verdict_route(monkeypatch, route: str | None) -> None:
     settling: list[int] = []  # the threshold being settled
     settle, decide = peg._Search.settle, peg._Search.decide
 
-    def settle_noting(self, key, board, mover, opponent, scoreless, threshold):
+    def settle_noting(self, at, threshold):
         settling.append(threshold)
         try:
-            return settle(self, key, board, mover, opponent, scoreless, threshold)
+            return settle(self, at, threshold)
         finally:
             settling.pop()
 
-    def decide_failing(self, key, board, mover, opponent, scoreless, threshold, budget=None):
+    def decide_failing(self, at, threshold, budget=None):
         if budget is not None and threshold == settling[-1]:
             return None  # (as if cut by its budget)
-        return decide(self, key, board, mover, opponent, scoreless, threshold, budget)
+        return decide(self, at, threshold, budget)
 
     monkeypatch.setattr(peg._Search, "settle", settle_noting)
     monkeypatch.setattr(peg._Search, "decide", decide_failing)
@@ -391,13 +398,13 @@ def test_a_verdict_also_tries_a_window_near_the_estimate(
     gaddag, rules = at_world()
     search = peg._Search(AT_BOARD, gaddag, rules, None, 4, peg.BEST_REPLY, 1, None, None, 0.0, plies=plies)
     search.first_win = True
-    key = (tuple(AT_BOARD.squares), (), (), 0)
-    side = search.verdict(key, AT_BOARD, [0] * 27, [0] * 27, 0, threshold) - threshold
+    at = peg._Endgame.of(AT_BOARD, [0] * 27, [0] * 27, 0)
+    side = search.verdict(at, threshold) - threshold
     assert side == (value > threshold) - (value < threshold)
     assert asked == windows
     assert search.proven == proven
     asked.clear()  # asked again: settled without a search
-    assert search.verdict(key, AT_BOARD, [0] * 27, [0] * 27, 0, threshold) - threshold == side
+    assert search.verdict(at, threshold) - threshold == side
     assert asked == []
 
 
@@ -417,7 +424,7 @@ def test_a_verdicts_budget_gives_way_to_the_time_limit(monkeypatch):
     search = peg._Search(AT_BOARD, gaddag, rules, None, 4, peg.BEST_REPLY, 1, None, 0.1, time.perf_counter())
     search.first_win = True
     with pytest.raises(peg._OutOfTime):
-        search.verdict((tuple(AT_BOARD.squares), (), (), 0), AT_BOARD, [0] * 27, [0] * 27, 0, -64)
+        search.verdict(peg._Endgame.of(AT_BOARD, [0] * 27, [0] * 27, 0), -64)
     assert len(limits) == 1 and limits[0] <= 0.1  # (the time left, below the first budget)
 
 
