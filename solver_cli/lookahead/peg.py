@@ -536,15 +536,16 @@ class _Search:
             for m, w, t in zip(moves, wins, total, strict=True)
         ]
 
-    def greedy_endgame(self, board: Board, mover: list[int], opponent: list[int], scoreless: int) -> int:
-        """The endgame's value from ``mover``'s side by greedy play: both sides' best moves by
+    def greedy_endgame(self, at: _Endgame) -> int:
+        """The endgame's value from the mover's side by greedy play: both sides' best moves by
         equity to the end of the game, as the greedy pass plays them."""
-        valuation = Valuation(self.play_leaves, bag=0, opponent=_face(opponent, self.rules.values), passes=True)
+        board, mover = at.board, at.mover
+        valuation = Valuation(self.play_leaves, bag=0, opponent=_face(at.opponent, self.rules.values), passes=True)
         _, ranked = ranked_moves(board, mover, self.gaddag, self.rules, keep=1, valuation=valuation, engine=self.engine)
         first = ranked[0] if ranked else PASS_MOVE
         outcome = play_outs(
             board, mover, self.gaddag, self.rules, self.play_leaves, [first], pack_candidates([first]), [0],
-            opponent, [], 0, GREEDY_REPLIES, scoreless, self.play_engine,
+            at.opponent, [], 0, GREEDY_REPLIES, at.scoreless, self.play_engine,
         )[0]  # fmt: skip
         return outcome.points
 
@@ -667,7 +668,7 @@ class _Search:
         value = self.estimates.get((key, self.plies))
         if value is None:
             if self.plies == GREEDY:
-                value = self.greedy_endgame(at.board, at.mover, at.opponent, at.scoreless)
+                value = self.greedy_endgame(at)
             else:
                 value, proven = self.search_endgame(at)
                 if proven:
@@ -743,7 +744,7 @@ class _Search:
         """The endgame's value as the stage before estimated it (1 ply deep), else by a
         greedy play-out."""
         estimate = self.estimates.get((at.key, 1))
-        return estimate if estimate is not None else self.greedy_endgame(at.board, at.mover, at.opponent, at.scoreless)
+        return estimate if estimate is not None else self.greedy_endgame(at)
 
     def known_side(self, key: EndgameKey, threshold: int) -> int | None:
         """Where the value lies against ``threshold`` as found before: proven (or searched
