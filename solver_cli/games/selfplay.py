@@ -42,7 +42,7 @@ from solver_cli.engine.history import Adjustment, GameOutcome, GameResult, Turn
 from solver_cli.engine.leaves import LeaveTable, Valuation
 from solver_cli.engine.movegen import EXCHANGE, PLACE, Candidate, ranked_moves
 from solver_cli.engine.rules import Rules
-from solver_cli.errors import InputError, SelfPlayError
+from solver_cli.errors import InputError, ScrabError, SelfPlayError
 from solver_cli.games.workers import capped_jobs, start_pool, stop_pool
 from solver_cli.lookahead.endgame import solve_endgame
 from solver_cli.lookahead.peg import solve_pre_endgame
@@ -654,8 +654,10 @@ def run_selfplay(
 
     ``jobs`` is capped at the games and at ``workers.max_jobs()`` (the run's ``jobs`` says
     how many ran); with more than one, each worker process receives ``gaddag`` once when it
-    starts. ``on_game`` receives every finished game (in completion order, in this process)
-    and ``progress(done, total)`` is called after each one. The outcomes come back in game
+    starts. ``on_game`` receives every finished game (in completion order, in this process;
+    a game it was handed when the run stopped is handed again, so it must not mind seeing
+    one twice, as writing a file whole does not) and ``progress(done, total)`` is called
+    after each one. The outcomes come back in game
     order; the games themselves do not depend on ``jobs``. A KeyboardInterrupt ends the
     workers and comes out as ``SelfPlayStopped``, with the games finished so far.
     """
@@ -680,12 +682,33 @@ def run_selfplay(
         scheduler = cluster.address
     started = time.perf_counter()
 
+    # The game being handed over when a stop comes: on_game may have saved it already (a
+    # stop between the save and the count), so the stop finishes it rather than drop it.
+    in_hand: list[tuple[GameResult, GameOutcome]] = []
+
     def finished(result: GameResult) -> None:
+        outcome = result.outcome()
+        in_hand.append((result, outcome))
         if on_game is not None:
             on_game(result)
-        outcomes.append(result.outcome())
+        outcomes.append(outcome)
+        in_hand.clear()
         if progress is not None:
             progress(len(outcomes), games)
+
+    def finish_in_hand() -> None:
+        """Count the game in hand when the stop came, once on_game (idempotent: a record is
+        written whole or not at all) has seen it through; a game on_game cannot take now is
+        left out, counted and saved neither."""
+        for result, outcome in in_hand:
+            if outcomes and outcomes[-1] is outcome:
+                continue  # (counted already)
+            try:
+                if on_game is not None:
+                    on_game(result)
+            except (KeyboardInterrupt, ScrabError):
+                continue
+            outcomes.append(outcome)
 
     try:
         if cluster is not None:
@@ -696,6 +719,7 @@ def run_selfplay(
         else:
             _play_on_pool(gaddag, rules, games, seed, jobs, players, mirrored, finished)
     except KeyboardInterrupt:
+        finish_in_hand()
         if mirrored:  # a pair's points are shared between its two games: only whole pairs count
             done = {o.index for o in outcomes}
             outcomes = [o for o in outcomes if o.index ^ 1 in done]

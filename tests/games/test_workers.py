@@ -217,6 +217,44 @@ def test_a_stopped_selfplay_prints_what_it_has(word_file, monkeypatch):
     assert "Aborted" not in result.output
 
 
+@pytest.mark.parametrize("saved_first", [True, False], ids=["after-the-save", "before-the-save"])
+def test_a_stop_while_a_game_is_saved_counts_it_only_if_saved(saved_first, word_file, tmp_path, monkeypatch):
+    """A stop (Ctrl-C or SIGTERM) as the third game is handed over: once its record is
+    written it is counted too, so the summary covers every record on disk (CI once saw six
+    records and a summary of five); before its record is written, it is neither."""
+    from solver_cli.formats import gcg
+
+    real = gcg.write_game
+    tried: list[int] = []
+
+    def stopped_at_the_third(*args, **kwargs):
+        index = args[1].outcome().index
+        tried.append(index)
+        if saved_first:
+            real(*args, **kwargs)
+        if len(tried) == 3 or (not saved_first and index == 2):  # (the retry is refused too)
+            raise KeyboardInterrupt
+        if not saved_first:
+            real(*args, **kwargs)
+
+    monkeypatch.setattr(gcg, "write_game", stopped_at_the_third)
+    result = CliRunner().invoke(
+        cli,
+        ["selfplay", "--games", "6", "--seed", "4", "--lexicon", word_file, "--save-games", str(tmp_path), "--json"],
+    )
+    assert result.exit_code == 130, result.output
+    counted = 3 if saved_first else 2
+    assert result.stderr == f"Stopped: {counted} of 6 games finished; the summary covers them\n"
+    data = json.loads(result.stdout)
+    assert data["games"] == counted == len(data["results"])
+    assert len(list(tmp_path.glob("*.gcg"))) == counted
+    monkeypatch.setattr(gcg, "write_game", real)
+    whole = json.loads(
+        CliRunner().invoke(cli, ["selfplay", "--games", "6", "--seed", "4", "--lexicon", word_file, "--json"]).stdout
+    )
+    assert data["results"] == whole["results"][:counted]
+
+
 def test_a_mirrored_run_stopped_counts_whole_pairs(word_file, monkeypatch):
     from solver_cli.games import selfplay
 
