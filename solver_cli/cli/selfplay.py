@@ -84,7 +84,9 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
         if name == "greedy":
             players.append(GREEDY)
             continue
-        path = name.partition(":")[2] if name.startswith("equity:") else ""
+        kind, _, path = name.partition(":")
+        if kind not in ("equity", ENDGAME, PEG):
+            path = ""  # (a sim player's part after the colon is its budget)
         if path:
             table = read_leaves(path)
             trained = table.info.get("rules")
@@ -96,7 +98,6 @@ def make_players(names: tuple[str, str], rules: Rules, lexicon: str | None) -> t
                 if note:
                     warn(note)
             table = shipped
-        kind = name.partition(":")[0]
         budget = parse_sim_budget(name) if kind == "sim" else None
         chances = win_table_for(name, rules, lexicon) if budget is not None and budget.rank == "win" else None
         if budget is not None and budget.endgame is not None:  # (sim with the endgame solver)

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from positions import reference_args
 from reference import apply_placement, board_words, reference_score
 
+from solver_cli._data import data_folder
 from solver_cli.cli import cli
 from solver_cli.engine.alphabet import BLANK_BIT, LETTERS, letter_of
 from solver_cli.engine.board import Board
@@ -601,6 +602,8 @@ def test_cli_without_players_is_greedy_once_per_bag(word_file):
         ),
         (["--players", "equity:,greedy", "--games", "2"], "equity: needs a leave file"),
         (["--players", "equity:/no/such.leaves,greedy", "--games", "2"], "cannot read"),
+        (["--players", "endgame:/no/such.leaves,greedy", "--games", "2"], "cannot read"),
+        (["--players", "greedy,peg:/no/such.leaves", "--games", "2"], "cannot read"),
     ],
 )
 def test_cli_bad_players(word_file, args, message):
@@ -608,6 +611,26 @@ def test_cli_bad_players(word_file, args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and message in result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("Error: ")
+
+
+LEAVES_FOLDER = data_folder("leaves")
+
+
+def test_endgame_and_peg_players_play_by_the_leave_file_given(tmp_path):
+    """``endgame:FILE`` and ``peg:FILE`` rank by FILE's table until their look-ahead takes
+    over, as ``equity:FILE`` does; without a file, by the shipped one."""
+    from solver_cli.cli.selfplay import make_players
+    from solver_cli.formats.leavefile import read_leaves
+
+    scrabble = load_rules("scrabble")
+    shipped = make_players(("endgame", "peg"), scrabble, None)
+    path = tmp_path / "own.leaves"
+    path.write_bytes((LEAVES_FOLDER / "scrabble-sowpods.leaves").read_bytes())
+    own = read_leaves(str(path))
+    assert own != shipped[0].leaves
+    players = make_players((f"endgame:{path}", f"peg:{path}"), scrabble, None)
+    assert [(p.leaves, p.lookahead) for p in players] == [(own, "endgame"), (own, "peg")]
+    assert [p.lookahead for p in shipped] == ["endgame", "peg"]
 
 
 def _outcomes(points: list[tuple[int, int]]) -> list:
