@@ -72,3 +72,20 @@ def test_importing_the_cli_leaves_the_collector_alone():
 def test_the_installed_command_uses_this_entry_point():
     (script,) = [e for e in entry_points(group="console_scripts") if e.name == "scrab"]
     assert script.value == "solver_cli.__main__:main"
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupt_while_the_command_is_imported_stops_with_one_line(signal_name):
+    """Ctrl-C or SIGTERM that comes while the command's modules are still imported (the
+    first quarter second of the look-ahead commands) ends as one later does: one line on
+    stderr and status 130, no traceback."""
+    code = (
+        "import os, signal, sys\n"
+        "sys.argv = ['scrab', 'check', 'QI']\n"
+        "import solver_cli.cli as cli\n"
+        f"cli.load_command = lambda name: os.kill(os.getpid(), signal.{signal_name})\n"
+        "from solver_cli.__main__ import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "Stopped: interrupted\n")
