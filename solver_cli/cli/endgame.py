@@ -312,10 +312,12 @@ def describe_state(result: EndgameResult) -> str:
     """ "proven", or why not and how deep the search went."""
     if result.proven:
         return "proven"
-    why = {"plies": "cut by --plies", "time": "cut by --time-limit", "interrupted": "interrupted"}.get(
-        result.stopped or "", "not proven"
+    why = {"plies": ", cut by --plies", "time": ", cut by --time-limit", "interrupted": ", interrupted"}.get(
+        result.stopped or "", ""
     )
-    return f"not proven ({why}): the best found so far, searched {result.depth} plies deep"
+    depth = result.depth
+    searched = "no iteration finished" if depth < 1 else f"searched {depth} {'ply' if depth == 1 else 'plies'} deep"
+    return f"not proven{why}: the best found so far, {searched}"
 
 
 # --- JSON -------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ class RootValue:
 class EndgameResult:
     value: int  # the best first move's value
     best: tuple[RootValue, ...]  # the ``top`` best first moves, best first, exact when proven
-    pv: tuple[Step, ...]  # from the best first move to the end of the game (or as far as known)
+    pv: tuple[Step, ...]  # from the best first move to the end of the game (not proven: ``depth`` moves at most)
     ending: Ending | None  # None when the variation is cut before the end
     proven: bool
     stopped: str | None  # PLIES, TIME or INTERRUPTED when not proven
@@ -335,6 +335,14 @@ def _placed(squares: list[int], cols: int, move: Candidate | RawMove) -> list[tu
             found.append((i, code))
         i += step
     return found
+
+
+def _searched_line(moves: list[Candidate], proven: bool, depth: int) -> list[Candidate]:
+    """The variation to show: all of it when the value is proven; else the table's moves
+    only as deep as the last iteration finished searched (at least the best first move).
+    Deeper, the table holds the moves of the iteration cut midway, whose line can end the
+    game with another total than the value shown (an estimate at the depth searched)."""
+    return moves if proven else moves[: max(depth, 1)]
 
 
 def _variation(
@@ -737,7 +745,7 @@ def _search_python(
         moves = [_candidate(first)]
     except KeyboardInterrupt:
         moves, interrupted = [_candidate(first)], True
-    pv, ending = _variation(board, mover, opponent, rules, scoreless, moves)
+    pv, ending = _variation(board, mover, opponent, rules, scoreless, _searched_line(moves, proven, depth_done))
     result = EndgameResult(
         value=value,
         best=best,
@@ -815,7 +823,7 @@ def _search_native(
         raise InputError(f"the native endgame search refused its input: {exc}") from None
     roots = tuple(RootValue(movegen.record_at(record, 0), value) for value, record in best)
     moves = [movegen.record_at(pv, k) for k in range(len(pv) // movegen.RECORD.size)]
-    steps, ending = _variation(board, mover, opponent, rules, scoreless, moves)
+    steps, ending = _variation(board, mover, opponent, rules, scoreless, _searched_line(moves, status == 0, depth))
     stopped = _NATIVE_STOPS[status]
     result = EndgameResult(
         value=roots[0].value,

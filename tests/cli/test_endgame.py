@@ -235,7 +235,7 @@ def test_plies_cut_is_shown_as_not_proven(tiny):
     assert out["proven"] is False and out["stopped"] == "plies"
     assert out["depth"] == 1
     text = ok("endgame", tiny / "game.gcg", *options(tiny), "--turn", 3, "--plies", 1).stdout
-    assert "not proven (cut by --plies): the best found so far, searched 1 plies deep" in text
+    assert "not proven, cut by --plies: the best found so far, searched 1 ply deep" in text
 
 
 def test_ctrl_c_prints_the_best_found_so_far_and_exits_130(tiny, monkeypatch):
@@ -255,7 +255,7 @@ def test_ctrl_c_prints_the_best_found_so_far_and_exits_130(tiny, monkeypatch):
     result = invoke("endgame", tiny / "game.gcg", *options(tiny), "--turn", 3)
     assert result.exit_code == 130, result.output
     assert "Best: " in result.stdout
-    assert "not proven (interrupted): the best found so far" in result.stdout
+    assert "not proven, interrupted: the best found so far" in result.stdout
     assert result.stderr.strip().splitlines() == ["Stopped: interrupted: the best found so far is shown"]
     result = invoke("endgame", tiny / "game.gcg", *options(tiny), "--turn", 3, "--json")
     assert result.exit_code == 130

@@ -258,6 +258,8 @@ def test_plies_cut_is_not_proven(engine):
     squares = board_with(SCRABBLE, (7, 7, "A", False))
     result = solve(SCRABBLE, squares, rack("TV"), rack("Q"), ["AT", "QAT"], engine, plies=1)
     assert not result.proven and result.stopped == PLIES and result.depth == 1
+    # the variation shown goes as deep as the search: the best first move, and no ending
+    assert [step.move for step in result.pv] == [result.best[0].move] and result.ending is None
 
 
 def test_plies_enough_is_proven(engine):
@@ -279,3 +281,6 @@ def test_time_limit_is_honoured(engine, endgame_lexicons):
     assert not result.proven and result.stopped == TIME
     assert 0.9 * limit <= elapsed <= 1.1 * limit, elapsed
     assert result.seconds <= 1.1 * limit
+    # Cut midway through an iteration, whose moves the table holds deeper: the variation
+    # stops at the depth the last finished iteration searched (an estimate's line).
+    assert result.pv[0].move == result.best[0].move and len(result.pv) <= max(result.depth, 1)
