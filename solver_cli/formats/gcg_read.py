@@ -594,6 +594,13 @@ class _Replay:
             missing = _missing(rack, [_code(ch) for ch in ev.exchanged])
             if missing:
                 self.problem(turn, "rack", f"the rack {turn.rack} does not hold the tiles exchanged ({missing})")
+        if ev.kind == "exchange" and self.bag < self.rules.exchange_min_bag:
+            self.problem(
+                turn,
+                "tiles",
+                f"an exchange with {plural(self.bag, 'tile')} in the bag; the {self.rules.name} rules need "
+                f"{self.rules.exchange_min_bag} or more",
+            )
         if ev.score != 0:
             what = "an exchange" if ev.kind == "exchange" else "a pass"
             self.problem(turn, "score", f"{what} scores 0; the record says {ev.score:+d}")

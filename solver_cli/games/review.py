@@ -326,6 +326,8 @@ def review_turn(
         return TurnReview(turn, False, "no rack in the record")
     if not turn.full_rack:
         return TurnReview(turn, False, "the record gives only part of the rack")
+    if turn.kind == "exchange" and turn.bag < rules.exchange_min_bag:
+        return TurnReview(turn, False, f"an exchange the rules do not allow ({turn.bag} in the bag)")
     if turn.kind == "exchange" and leaves is not None and not turn.exchanged:
         return TurnReview(turn, False, "the tiles exchanged are not in the record")
     board = game.board_before(turn.number)

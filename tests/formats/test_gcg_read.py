@@ -261,6 +261,7 @@ WARN = {
     "time_bonus.gcg": [(5, "score")],
     "challenge_other_player.gcg": [(4, "record")],
     "challenge_no_play.gcg": [(5, "record")],
+    "exchange_empty_bag.gcg": [(14, "phony"), (35, "tiles")],
 }
 
 
@@ -295,6 +296,8 @@ def test_warning_messages_name_what_is_wrong(full_lexicon):
     other = load(DATA / "warn" / "challenge_other_player.gcg").problems[0].message
     assert other == "a challenge bonus is for the player whose play stood, alice (8D WEAvE), not bob"
     no_play = load(DATA / "warn" / "challenge_no_play.gcg").problems[0].message
+    exchange = load(DATA / "warn" / "exchange_empty_bag.gcg").problems[-1].message
+    assert exchange == "an exchange with 0 tiles in the bag; the scrabble rules need 7 or more"
     assert no_play == "a challenge bonus is for the play on the line before, but that line is not a play (pass)"
 
 

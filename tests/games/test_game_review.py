@@ -127,6 +127,17 @@ def test_turns_without_a_whole_rack_are_listed_not_valued(full_lexicon):
     assert (bob.turns, bob.reviewed) == (7, 1)
 
 
+def test_an_exchange_the_bag_cannot_allow_is_listed_not_ranked(full_lexicon, table):
+    """An exchange with fewer tiles in the bag than the rules need (here none) is no legal
+    move to rank among the others, by score or by equity, nor one an endgame can settle."""
+    path = ROOT / "tests" / "formats" / "gcg" / "warn" / "exchange_empty_bag.gcg"
+    record = read_gcg(decode_gcg(path.read_bytes(), str(path)), SCRABBLE, str(path))
+    for leaves in (None, table):
+        review = review_game(record, full_lexicon.gaddag, SCRABBLE, leaves)
+        reasons = {r.turn.line: r.reason for r in review.turns if not r.reviewed}
+        assert reasons == {35: "an exchange the rules do not allow (0 in the bag)"}
+
+
 def test_the_lines_that_are_not_moves_are_kept_with_their_figures(small_gaddag):
     """The withdrawal, the challenge bonus and the end-of-game points: not reviewed, but
     listed with the figures the record gives and those scrab computes."""
