@@ -34,10 +34,13 @@ MODEL_PHRASES = {
 
 def record_standing(position: LoadedPosition) -> tuple[int, int] | None:
     """(the spread of the player to move, scoreless turns in a row before it) at a game
-    record's turn; None for a position that is not from a record."""
+    record's turn, or as a CGP position gives them (its scores the mover's first); None
+    for a board file."""
     game, turn = position.game, position.turn
     if game is None or turn is None:
-        return None
+        if position.scores is None:
+            return None
+        return position.scores[0] - position.scores[1], position.scoreless
     before = game.turns[: turn - 1]
     if turn <= len(game.turns):
         at = game.turns[turn - 1]
@@ -90,7 +93,7 @@ def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> s
     "--spread",
     type=int,
     default=None,
-    help="Your score minus the opponent's before the move (default: from a game record, else 0).",
+    help="Your score minus the opponent's before the move (default: from a game record or CGP scores, else 0).",
 )
 @click.option(
     "--plies",

@@ -225,3 +225,21 @@ def test_a_stopped_search_names_the_stage_it_reached():
     )
     assert finished_text(result(staged)) == "0 of 5 moves finished"
     assert finished_text(result((Stage(None, 5),), 1, 1)) == "2 of 5 moves finished"
+
+
+def test_a_cgp_position_gives_the_spread_and_the_scoreless_turns(za_world, tmp_path):
+    """A CGP position's scores (the player to move first) are the spread, as a record's are;
+    --spread overrides them. (The Z world: from -5 ZA wins 2 of the 3 draws, from 0 all.)"""
+    board_file, _, _, *rest = za_world()
+    cgp = tmp_path / "za.cgp"
+    cgp.write_text("5/5/A4/5/5 ZE/ 40/45 0\n", encoding="utf-8")
+    from_board = json.loads(run([board_file, "--rack", "ZE", *rest, "--spread", "-5", "--json"]).stdout)
+    from_cgp = json.loads(run([str(cgp), *rest, "--json"]).stdout)
+    assert from_cgp["spread"] == -5 and from_cgp["moves"] == from_board["moves"]
+    assert [m["wins"] for m in from_cgp["moves"]][0] == 2
+    overridden = json.loads(run([str(cgp), *rest, "--spread", "0", "--json"]).stdout)
+    assert overridden["spread"] == 0 and overridden["moves"][0]["wins"] == 3
+    # five scoreless turns in a row already (of six): a pass ends the game
+    cgp.write_text("5/5/A4/5/5 ZE/ 40/45 5\n", encoding="utf-8")
+    ending = json.loads(run([str(cgp), *rest, "--json"]).stdout)
+    assert ending["moves"] != from_cgp["moves"]
