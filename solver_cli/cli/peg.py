@@ -91,7 +91,7 @@ def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> s
 )
 @click.option(
     "--spread",
-    type=int,
+    type=click.IntRange(-1_000_000, 1_000_000),  # (lookahead.peg.MAX_SPREAD)
     default=None,
     help="Your score minus the opponent's before the move (default: from a game record or CGP scores, else 0).",
 )
@@ -178,8 +178,13 @@ def peg(
         if in_bag == 0:
             raise BadInput(f"{position.name}: the bag is empty: this is an endgame (use scrab endgame)")
         if in_bag > max_bag:
-            more = f"--max-bag {in_bag} takes it on" if in_bag <= MAX_BAG_LIMIT else "at most 7 with --max-bag"
-            raise BadInput(f"{position.name}: the bag holds {in_bag} tiles; scrab peg takes 1 to {max_bag} ({more})")
+            if in_bag <= MAX_BAG_LIMIT:
+                takes = f"1 to {max_bag} (--max-bag {in_bag} takes it on)"
+            elif max_bag < MAX_BAG_LIMIT:
+                takes = f"1 to {max_bag} (at most {MAX_BAG_LIMIT} with --max-bag)"
+            else:
+                takes = f"at most {MAX_BAG_LIMIT}"
+            raise BadInput(f"{position.name}: the bag holds {in_bag} tiles; scrab peg takes {takes}")
         chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
         warn_position(position.board, counts, rule_set, lex)
         ranking = choose_ranking("equity", None, rule_set, chosen_lexicon)

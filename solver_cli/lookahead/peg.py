@@ -88,6 +88,7 @@ MAX_BAG_LIMIT = 7  # beyond a rack's worth of tiles the splits are far too many 
 MAX_TOP = 1000
 GREEDY = 0  # a stage's plies for the greedy pass
 GREEDY_REPLIES = MAX_PLIES  # the play-outs' most replies (the native loop's bound): enough to end a game
+MAX_SPREAD = 1_000_000  # far beyond any game's, and every sum of it with a value stays small
 MIN_KEEP = 2  # the candidates the last stage searches to the end (MAGPIE ends its halving at 2)
 # How far below the estimated value a verdict's first null window is set, where the threshold
 # is farther below it (``_Search.verdict``; docs/performance.md)
@@ -380,8 +381,8 @@ def _check(
         raise InputError(f"max_bag must be 1..{MAX_BAG_LIMIT}, not {max_bag!r}")
     if model not in MODELS:
         raise InputError(f"the opponent model must be {' or '.join(repr(m) for m in MODELS)}, not {model!r}")
-    if type(spread) is not int:
-        raise InputError(f"spread must be an integer, not {spread!r}")
+    if type(spread) is not int or not -MAX_SPREAD <= spread <= MAX_SPREAD:
+        raise InputError(f"spread must be an integer from {-MAX_SPREAD:,} to {MAX_SPREAD:,}, not {spread!r}")
     if type(scoreless) is not int or not 0 <= scoreless < rules.scoreless_turns:
         raise InputError(f"scoreless must be 0..{rules.scoreless_turns - 1}, not {scoreless!r}")
     if time_limit is not None and not 0 < time_limit <= 86_400:

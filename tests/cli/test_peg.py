@@ -153,6 +153,20 @@ def test_the_bag_must_hold_one_to_max_bag_tiles(za_world):
     assert three.stderr.strip().endswith("the bag holds 3 tiles; scrab peg takes 1 to 2 (--max-bag 3 takes it on)")
     assert len(three.stderr.strip().splitlines()) == 1
     assert run([*za_world(extra=2), "--max-bag", "3", "--json"]).exit_code == 0
+    ten = run(za_world(extra=9))
+    assert ten.stderr.strip().endswith("the bag holds 10 tiles; scrab peg takes 1 to 2 (at most 7 with --max-bag)")
+    ten = run([*za_world(extra=9), "--max-bag", "7"])
+    assert ten.exit_code == 2 and ten.stderr.strip().endswith("the bag holds 10 tiles; scrab peg takes at most 7")
+
+
+def test_a_spread_beyond_any_game_is_refused_at_once(za_world):
+    from solver_cli.lookahead.peg import MAX_SPREAD
+
+    for spread in (MAX_SPREAD + 1, -(10**22)):
+        result = run([*za_world(), "--spread", str(spread)])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith("Error: Invalid value for '--spread'") and len(result.stderr.splitlines()) == 1
+    assert run([*za_world(), "--spread", str(-MAX_SPREAD), "--json"]).exit_code == 0
 
 
 def test_more_tiles_than_the_set_is_said_before_the_bag_is_counted(za_world):

@@ -611,6 +611,7 @@ def test_the_opponent_models_differ_when_the_opponent_cannot_see_our_rack(engine
         ({"scoreless": 6}, "scoreless must be 0..5"),
         ({"time_limit": 0}, "the time limit must be more than 0"),
         ({"spread": 1.5}, "spread must be an integer"),
+        ({"spread": 10**22}, "spread must be an integer from -1,000,000 to 1,000,000, not 10000000000000000000000"),
     ],
 )
 def test_argument_errors(za, kwargs, message):
