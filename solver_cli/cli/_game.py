@@ -64,7 +64,35 @@ def read_game(ctx: click.Context, board: str, rules: str, turn: int | None, rack
     """The position BOARD names with its rule set (``read_game_position``) and the rack to
     move (``rack_counts``), in that order, so the errors come as every command gives them."""
     position, rule_set = read_game_position(ctx, board, rules, turn)
-    return GamePosition(position, rule_set, rack_counts(rack, position, rule_set.rack_size))
+    counts = rack_counts(rack, position, rule_set.rack_size)
+    check_opponent_rack(position, counts, rule_set)
+    return GamePosition(position, rule_set, counts)
+
+
+def check_opponent_rack(position: LoadedPosition, rack: list[int], rules: Rules) -> None:
+    """Refuse a CGP position whose other rack holds a tile the player to move cannot see
+    there (one on the board or on its own rack beyond the set): no game reaches it. A
+    consistent one is taken as part of the unseen tiles (an endgame's opponent holds them
+    all anyway)."""
+    from solver_cli.engine.alphabet import parse_rack, rack_text
+    from solver_cli.engine.unseen import unseen_tiles
+    from solver_cli.errors import InputError
+
+    if position.opponent_rack is None:
+        return
+    try:
+        other = parse_rack(position.opponent_rack, rules.rack_size)
+    except InputError as exc:
+        raise InputError(f"{position.name}: the opponent's rack: {exc}") from None
+    found = unseen_tiles(position.board, rack, rules)
+    if found.over:
+        return  # (the command refuses the board and rack themselves, in its own words)
+    unseen = found.counts
+    if any(n > unseen[code] for code, n in enumerate(other)):
+        raise InputError(
+            f"{position.name}: the opponent's rack {rack_text(other)} is not among the tiles unseen by the player "
+            f"to move ({rack_text(list(unseen)) or 'none'}, with the {rules.name} set)"
+        )
 
 
 def game_lexicon(

@@ -15,6 +15,7 @@ from solver_cli.cli._common import (
     progress_bar,
     stopped,
     to_click_error,
+    warn,
 )
 from solver_cli.cli._game import game_lexicon, position_options, read_game, refuse_over_full, warn_position
 from solver_cli.errors import ScrabError
@@ -167,6 +168,11 @@ def peg(
     """
     try:
         position, rule_set, counts = read_game(ctx, board, rules, turn, rack)
+        if position.opponent_rack is not None:
+            warn(
+                f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used: "
+                "every way the unseen tiles can lie is played out"
+            )
         standing = record_standing(position)
         the_spread = spread if spread is not None else standing[0] if standing is not None else 0
         scoreless = standing[1] if standing is not None else 0

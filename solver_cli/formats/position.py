@@ -43,6 +43,7 @@ class LoadedPosition:
     board_text: str | None = None  # a board file's text, comments and all (for play -o to keep them)
     scores: tuple[int, int] | None = None  # a CGP position's two scores, the player on turn first
     scoreless: int = 0  # a CGP position's scoreless turns in a row (its ZERO_TURNS)
+    opponent_rack: str | None = None  # the tiles a CGP position gives the other player, if any
 
 
 def read_board_text(board: str) -> tuple[str, str]:
@@ -149,7 +150,8 @@ def parse_position(text: str, rules: Rules, name: str = "board") -> LoadedPositi
     board = parse_board("\n".join(position.rows), rules, name)
     rack = position.racks[0] if position.racks and position.racks[0] else None
     scores = (position.scores[0], position.scores[1]) if len(position.scores) == 2 else None
-    return LoadedPosition(board, rack, name, scores=scores, scoreless=position.zero_turns)
+    opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
+    return LoadedPosition(board, rack, name, scores=scores, scoreless=position.zero_turns, opponent_rack=opponent)
 
 
 def position_cgp(board: Board, rack: str, lexicon: str) -> str:

@@ -230,6 +230,23 @@ def test_a_cgp_position_gives_its_scores_and_scoreless_turns(tiny, world, tmp_pa
     assert "the game is over: 2 scoreless turns in a row" in one_error(invoke("endgame", path, *options(tiny)))
 
 
+def test_a_cgp_opponent_rack_must_be_among_the_unseen_tiles(tiny, world, tmp_path):
+    """The other rack a CGP position gives is checked against the tiles the mover cannot
+    see: part or all of them is the same endgame; a tile that is not unseen is an error."""
+    from solver_cli.engine.alphabet import rack_text
+    from solver_cli.formats.cgp import Position, format_cgp
+
+    value, board, _, unseen = reference(world, 3, scoreless=1)
+    opponent = rack_text(unseen)
+    path = tmp_path / "position.cgp"
+    for given in (opponent, opponent[:1]):
+        path.write_text(format_cgp(Position(board.to_rows(), ["AEQ", given], [40, 52], 1)) + "\n", encoding="utf-8")
+        assert json.loads(ok("endgame", path, *options(tiny), "--json").stdout)["value"] == value
+    path.write_text(format_cgp(Position(board.to_rows(), ["AEQ", "Q"], [40, 52], 1)) + "\n", encoding="utf-8")
+    message = one_error(invoke("endgame", path, *options(tiny)))
+    assert f"the opponent's rack Q is not among the tiles unseen by the player to move ({opponent}" in message
+
+
 def test_plies_cut_is_shown_as_not_proven(tiny):
     out = endgame_json(tiny, "--turn", 3, "--plies", 1)
     assert out["proven"] is False and out["stopped"] == "plies"

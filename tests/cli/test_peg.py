@@ -253,6 +253,11 @@ def test_a_cgp_position_gives_the_spread_and_the_scoreless_turns(za_world, tmp_p
     assert [m["wins"] for m in from_cgp["moves"]][0] == 2
     overridden = json.loads(run([str(cgp), *rest, "--spread", "0", "--json"]).stdout)
     assert overridden["spread"] == 0 and overridden["moves"][0]["wins"] == 3
+    # the opponent's tiles, when a CGP gives them, are checked but not used: said once
+    cgp.write_text("5/5/A4/5/5 ZE/E 40/45 0\n", encoding="utf-8")
+    known = run([str(cgp), *rest, "--json"])
+    assert json.loads(known.stdout)["moves"] == from_cgp["moves"]
+    assert "the opponent's tiles the CGP gives (E) are not used" in known.stderr
     # five scoreless turns in a row already (of six): a pass ends the game
     cgp.write_text("5/5/A4/5/5 ZE/ 40/45 5\n", encoding="utf-8")
     ending = json.loads(run([str(cgp), *rest, "--json"]).stdout)
