@@ -331,13 +331,18 @@ def selfplay(
         ]
         click.echo(json.dumps(payload))
     else:
-        print_summary(run, rule_set.name, lex.name, folder, table)
+        print_summary(run, rule_set.name, rule_set.scoreless_turns, lex.name, folder, table)
     if stop is not None:
         raise click.exceptions.Exit(STOPPED)
 
 
 def print_summary(
-    run: SelfPlayRun, rules: str, lexicon: str, folder: Path | None, players: list[Standing] | None = None
+    run: SelfPlayRun,
+    rules: str,
+    scoreless_turns: int,
+    lexicon: str,
+    folder: Path | None,
+    players: list[Standing] | None = None,
 ) -> None:
     from rich.table import Table
 
@@ -370,7 +375,8 @@ def print_summary(
     table.add_row("First player's score (sd)", f"{s.first_player_score_mean:.1f} ({s.first_player_score_stdev:.1f})")
     table.add_row("Second player's score (sd)", f"{s.second_player_score_mean:.1f} ({s.second_player_score_stdev:.1f})")
     table.add_row("Bingos per game", f"{s.bingos_per_game:.2f}")
-    table.add_row("Ended: out / six scoreless", f"{s.went_out:,} / {s.scoreless_endings:,}")
+    in_words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(scoreless_turns, str(scoreless_turns))
+    table.add_row(f"Ended: out / {in_words} scoreless", f"{s.went_out:,} / {s.scoreless_endings:,}")
     table.add_row("Moves (plays)", f"{s.moves:,} ({s.plays:,})")
     table.add_row("Moves per second", f"{s.moves_per_second:,.1f}")
     table.add_row("Games per second", f"{s.games_per_second:,.2f}")

@@ -66,7 +66,7 @@ class Summary:
     second_player_score_stdev: float
     bingos_per_game: float  # both players together
     went_out: int  # games ended by a player going out
-    scoreless_endings: int  # games ended by six scoreless turns
+    scoreless_endings: int  # games ended by the rule set's scoreless turns in a row (six in Scrabble)
     moves: int  # turns played: plays, exchanges and passes
     plays: int
     seconds: float  # wall-clock time of the whole run

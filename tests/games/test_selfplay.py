@@ -480,6 +480,7 @@ def test_cli_table(word_file):
         "Bingos per game",
         "Moves per second",
         "Games per second",
+        "Ended: out / three scoreless",  # (the wwf rules' count: six in Scrabble)
     ):
         assert row in out
     data = json.loads(run_cli("--games", "3", "--seed", "1", "--rules", "wwf", "--lexicon", word_file, "--json").stdout)
