@@ -253,7 +253,10 @@ def review(
         raise to_click_error(exc) from None
 
     if as_json:
-        click.echo(json.dumps(review_json(result, rule_set, lex.name, show_boards, ranking, budget)))
+        payload = review_json(result, rule_set, lex.name, show_boards, ranking, budget)
+        if interrupted:  # (as selfplay's: the turns reviewed before Ctrl-C or SIGTERM, not all asked)
+            payload["stopped"] = True
+        click.echo(json.dumps(payload))
     else:
         warn_problems(name, record.problems)
         out = console(record=svg_path is not None)

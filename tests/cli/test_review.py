@@ -49,7 +49,7 @@ def fails(runner, *args, code=2):
 def test_review_json_has_every_figure(runner):
     data = run_json(runner, "review", EXAMPLE, "--top", "2", "--rank", "score")
     assert (data["game"], data["rules"], data["lexicon"], data["ranking"]) == (EXAMPLE, "scrabble", "kjxqz", "score")
-    assert data["leaves"] is None
+    assert data["leaves"] is None and "stopped" not in data  # (only a review Ctrl-C stopped has it)
     assert data["pragmas"][:2] == [
         {"name": "character-encoding", "value": "UTF-8"},
         {"name": "player1", "value": "alice Alice Smith"},
@@ -545,7 +545,8 @@ def test_review_sim_stopped_prints_the_turns_done(runner, monkeypatch):
     args = ["review", EXAMPLE, "--sim", "--player", "bob", "--sim-iterations", "4", "--seed", "1"]
     result = runner.invoke(cli, [*args, "--json"])
     assert result.exit_code == 130
-    assert [t["turn"] for t in json.loads(result.stdout)["turns"]] == [2, 4]
+    partial = json.loads(result.stdout)
+    assert [t["turn"] for t in partial["turns"]] == [2, 4] and partial["stopped"] is True
     assert result.stderr.strip().splitlines()[-1] == "Stopped: after 2 of 13 turns; the review covers them"
     calls.clear()
     result = runner.invoke(cli, args, env={"COLUMNS": "160"})
