@@ -64,7 +64,7 @@ def read_game(ctx: click.Context, board: str, rules: str, turn: int | None, rack
     """The position BOARD names with its rule set (``read_game_position``) and the rack to
     move (``rack_counts``), in that order, so the errors come as every command gives them."""
     position, rule_set = read_game_position(ctx, board, rules, turn)
-    counts = rack_counts(rack, position, rule_set.rack_size)
+    counts = rack_counts(rack, position, rule_set.rack_size, rule_set.name)
     check_opponent_rack(position, counts, rule_set)
     return GamePosition(position, rule_set, counts)
 
@@ -126,7 +126,7 @@ def warn_position(board: Board, rack: list[int], rules: Rules, lexicon: Lexicon)
     return messages
 
 
-def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> list[int]:
+def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int, rules_name: str) -> list[int]:
     """The rack from ``--rack``, else from the CGP position or the record's turn; a usage
     error if neither."""
     from solver_cli.engine.alphabet import parse_rack
@@ -134,11 +134,11 @@ def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int) -> l
     refuse_empty_rack(rack)
     given = rack if rack is not None else position.rack
     if given is None:
-        raise click.UsageError(f"Missing option '--rack': {no_rack_reason(position)}")
+        raise click.UsageError(f"Missing option '--rack': {no_rack_reason(position, rules_name)}")
     return parse_rack(given, rack_size)
 
 
-def no_rack_reason(position: LoadedPosition) -> str:
+def no_rack_reason(position: LoadedPosition, rules_name: str) -> str:
     """Why the position names no rack: for a game record, what its turn's line is."""
     game, turn = position.game, position.turn
     if game is None or turn is None:
@@ -157,7 +157,13 @@ def no_rack_reason(position: LoadedPosition) -> str:
         return f"turn {turn} of {position.name} (line {at.line}) is {what}, not a move: it has no rack to solve"
     if at.rack is None:
         return f"turn {turn} of {position.name} (line {at.line}) does not give the player's rack"
-    return f"turn {turn} of {position.name} (line {at.line}) gives only the tiles played, not the whole rack"
+    # (The tiles a player holds are counted by the rule set's tile set: under other rules
+    # than the record's, a whole rack can look short.)
+    return (
+        f"turn {turn} of {position.name} (line {at.line}) gives the rack {at.rack}, fewer tiles than the "
+        f"player holds then by the {rules_name} tile set (the record gives only the tiles played, or is "
+        "of other rules)"
+    )
 
 
 def read_game_position(ctx: click.Context, board: str, rules: str, turn: int | None) -> tuple[LoadedPosition, Rules]:

@@ -121,7 +121,7 @@ def infer(
             board_before = position.board
             lex = load_lexicon_for(chosen_lexicon, rule_set.max_side, as_json)
             play, shown = given_move(board_before, rule_set, lex, last_play)
-        counts = rack_counts(rack, position, rule_set.rack_size)
+        counts = rack_counts(rack, position, rule_set.rack_size, rule_set.name)
         warn_position(board_before, counts, rule_set, lex)
         ranking = choose_ranking("equity", leaves_path, rule_set, chosen_lexicon)
         assert ranking.leaves is not None

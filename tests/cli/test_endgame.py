@@ -433,3 +433,14 @@ def test_review_endgame_time_limit_marks_a_cut_turn_unproven(tiny, world):
 def test_review_endgame_time_limit_needs_endgame(tiny):
     result = invoke("review", tiny / "game.gcg", *options(tiny), "--endgame-time-limit", "5")
     assert result.exit_code == 2 and "--endgame-time-limit applies only with --endgame" in result.stderr
+
+
+def test_a_rack_that_looks_short_under_other_rules_says_why():
+    """Under rules whose tile set has more tiles than the record's, a player would hold
+    more than the whole rack the record gives: the message names the rack and the rules."""
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "boards" / "example.gcg"
+    message = one_error(invoke("endgame", example, "--turn", 27, "--rules", "wwf"))
+    assert "gives the rack QRT, fewer tiles than the player holds then by the wwf tile set" in message
+    assert "(the record gives only the tiles played, or is of other rules)" in message
