@@ -163,7 +163,7 @@ def peg(
 
     \b
     Examples:
-      scrab peg boards/peg.gcg --turn 25 --top 3 --time-limit 2
+      scrab peg boards/peg.gcg --turn 25 --top 5 --time-limit 20
       scrab peg boards/peg.gcg --turn 25 --top 1 --pessimistic --time-limit 2 --json
     """
     try:
