@@ -42,7 +42,10 @@ more than proving the endgame outright; docs/performance.md.) A candidate
 whose endgames were all proven is exact already and is not searched again. In the last
 stage a candidate is cut off as soon as it can no longer rank above the best one finished
 there (Macondo's early cutoff: its wins so far and every split not yet played out fall
-short) and keeps the stage before's figures, marked ``cut_off``. In the stages
+short) and keeps the stage before's figures, marked ``cut_off``. There the candidates take
+turns (``ROUND_START`` seconds, then twice as long, ...; the last one left has no turn's
+end): one whose endgames take minutes does not hold up another's, which a time limit then
+finds finished. In the stages
 the opponent model's reply (level 1 above) is chosen by greedy play-outs, since weighing
 some 20 replies over every split at each stage's depth would cost more than all the other
 candidates together; the reply chosen is then searched at the stage's depth. The candidates
@@ -93,6 +96,7 @@ MIN_KEEP = 2  # the candidates the last stage searches to the end (MAGPIE ends i
 # How far below the estimated value a verdict's first null window is set, where the threshold
 # is farther below it (``_Search.verdict``; docs/performance.md)
 PROBE_MARGIN = 20
+ROUND_START = 2.0  # seconds: a candidate's first turn in the last stage (each round doubles it)
 FIRST_BUDGET = 0.25  # seconds: a verdict's first null windows are cut there, the next at twice as long
 PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
 
@@ -182,6 +186,11 @@ class PegStopped(KeyboardInterrupt):
 
 class _OutOfTime(Exception):
     """The time limit ran out in the middle of a candidate."""
+
+
+class _RoundOver(Exception):
+    """A candidate's turn in the last stage ran out (``_Search.round_end``): it is taken up
+    again after the others, with twice the time."""
 
 
 def pre_endgame_bag(board: Board, rack: list[int], rules: Rules) -> int:
@@ -274,29 +283,46 @@ def solve_pre_endgame(
                 continue
             search.first_win = stage.first_win
             last = number == len(stages)
-            for i in entering:
-                known = finished.get(i)
-                if known is not None and known.proven:  # exact already: deeper changes nothing
-                    finished[i] = dataclasses.replace(known, stage=number)
-                else:
-                    beaten = None
-                    if last and not exhaustive and known is not None:
-                        beaten = _beaten(finished, wins_exact, entering, number, len(stages), i, known, stage)
-                    evaluated = search.evaluate(
-                        candidates[i], rack, unseen, opponent_size, spread, scoreless, draws, beaten
-                    )
-                    if evaluated is None:  # it cannot rank above this stage's best: the stage before's figures
-                        assert known is not None
-                        finished[i] = dataclasses.replace(known, cut_off=True)
+            # In the last stage the candidates take turns of ROUND_START seconds, then twice
+            # as long, ...: one whose endgames take minutes does not hold up another's that
+            # take a second (which then ranks, with exact figures, if the time runs out, and
+            # may cut the slow one off). What a turn settled is kept for the next.
+            pending, turn = list(entering), ROUND_START if last else None
+            while pending:
+                waiting: list[int] = []
+                for i in pending:
+                    known = finished.get(i)
+                    if known is not None and known.proven:  # exact already: deeper changes nothing
+                        finished[i] = dataclasses.replace(known, stage=number)
                     else:
-                        found, wins_exact[i] = evaluated
-                        found = dataclasses.replace(found, stage=number, plies=stage.plies)
-                        if search.first_win and known is not None:  # (who wins is settled; the spread estimated)
-                            found = dataclasses.replace(found, spread_mean=known.spread_mean, spread_exact=False)
-                        finished[i] = found
-                done += 1
-                if progress is not None:
-                    progress(done, total, finished[i])
+                        beaten = None
+                        if last and not exhaustive and known is not None:
+                            beaten = _beaten(finished, wins_exact, entering, number, len(stages), i, known, stage)
+                        alone = not waiting and i == pending[-1]  # (no other to give the time to)
+                        search.round_end = None if turn is None or alone else time.perf_counter() + turn
+                        try:
+                            evaluated = search.evaluate(
+                                candidates[i], rack, unseen, opponent_size, spread, scoreless, draws, beaten
+                            )
+                        except _RoundOver:
+                            waiting.append(i)
+                            continue
+                        finally:
+                            search.round_end = None
+                        if evaluated is None:  # it cannot rank above this stage's best: the stage before's figures
+                            assert known is not None
+                            finished[i] = dataclasses.replace(known, cut_off=True)
+                        else:
+                            found, wins_exact[i] = evaluated
+                            found = dataclasses.replace(found, stage=number, plies=stage.plies)
+                            if search.first_win and known is not None:  # (who wins is settled; the spread estimated)
+                                found = dataclasses.replace(found, spread_mean=known.spread_mean, spread_exact=False)
+                            finished[i] = found
+                    done += 1
+                    if progress is not None:
+                        progress(done, total, finished[i])
+                pending = waiting
+                turn = None if turn is None else 2 * turn
             if all(finished[i].proven for i in entering):
                 break  # every survivor is exact: no deeper stage can change the ranking
     except _OutOfTime:
@@ -427,6 +453,7 @@ class _Search:
     # by (position, threshold, plies), a proven one by plies None too.
     first_win: bool = False
     verdicts: dict[tuple[EndgameKey, int, int | None], int] = field(default_factory=dict)
+    round_end: float | None = None  # the end of the candidate's turn in the last stage (perf_counter)
     # The greedy play-outs' leave table and engine, settled once: a fresh zero table would
     # be checked and copied for the native loop at every play-out.
     play_leaves: LeaveTable = field(init=False)
@@ -437,13 +464,26 @@ class _Search:
         self.play_engine = self.engine if self.engine is not None else movegen.chosen_engine()
 
     def remaining(self) -> float | None:
-        """Seconds left of the time limit (None: no limit); ``_OutOfTime`` when none are."""
-        if self.time_limit is None:
-            return None
-        left = self.time_limit - (time.perf_counter() - self.started)
-        if left <= 0:
+        """Seconds left of the time limit or of the candidate's turn, whichever ends first
+        (None: neither is set); ``_OutOfTime`` or ``_RoundOver`` when none are."""
+        now = time.perf_counter()
+        left = None if self.time_limit is None else self.time_limit - (now - self.started)
+        if left is not None and left <= 0:
             raise _OutOfTime
+        if self.round_end is not None:
+            turn = self.round_end - now
+            if turn <= 0:
+                raise _RoundOver
+            if left is None or turn < left:
+                return turn
         return left
+
+    def out_of_time(self) -> Exception:
+        """What a search cut by ``remaining()``'s time raises: the end of the candidate's turn
+        when that came first, else the time limit's."""
+        if self.round_end is not None and (self.time_limit is None or self.round_end < self.started + self.time_limit):
+            return _RoundOver()
+        return _OutOfTime()
 
     # --- the candidates ------------------------------------------------------------------
 
@@ -781,7 +821,7 @@ class _Search:
         if found.stopped == TIME:
             if cut_by_budget:
                 return None
-            raise _OutOfTime
+            raise self.out_of_time()
         self.verdicts[(key, threshold, self.plies)] = found.side
         if found.proven:
             self.verdicts[(key, threshold, None)] = found.side  # (proven: it holds at any depth)
@@ -802,7 +842,7 @@ class _Search:
             prune=False,  # (the gaddag is pruned for every tile in play already)
         )
         if found.stopped == TIME:
-            raise _OutOfTime
+            raise self.out_of_time()
         return found.value, found.proven
 
 

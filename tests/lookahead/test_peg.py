@@ -241,6 +241,58 @@ def test_a_move_that_cannot_rank_above_the_best_is_cut_off_before_its_endgames(e
     assert_cut_offs_rank_below_the_best(result, full)
 
 
+@pytest.mark.parametrize("spread", [-300, 3])
+def test_a_move_whose_turn_runs_out_waits_for_the_others(engine, spread, monkeypatch):
+    """In the last stage a move whose turn runs out (as a search of minutes would) is taken
+    up again after the others, the last alone without a turn's end; the figures are those
+    of the search without turns, and a move cut off ranks below the best."""
+    from solver_cli.lookahead import peg
+
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    plain = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
+    calls = []  # (move, whether it had a turn's end) in the last stage
+    original = peg._Search.evaluate
+
+    def first_turn_runs_out(self, move, *args):
+        if self.first_win:
+            calls.append((move, self.round_end is not None))
+            if len(calls) == 1:
+                raise peg._RoundOver
+        return original(self, move, *args)
+
+    monkeypatch.setattr(peg._Search, "evaluate", first_turn_runs_out)
+    turned = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
+    slow, other = calls[0][0], calls[1][0]
+    assert slow != other and calls[:2] == [(slow, True), (other, True)]
+    assert calls[2:] in ([], [(slow, False)])  # (none when the other's figures cut it off)
+    monkeypatch.setattr(peg._Search, "evaluate", original)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True)
+    assert_cut_offs_rank_below_the_best(turned, full)
+    exact = {c.move: c for c in full.candidates}
+    for c in turned.candidates:
+        if c.stage == 3:
+            assert c.wins == exact[c.move].wins and c.proven
+    finished = {c.move: c for c in plain.candidates if not c.cut_off}
+    assert all(c == finished[c.move] for c in turned.candidates if not c.cut_off and c.move in finished)
+
+
+def test_turns_cut_short_by_the_clock_change_no_figure(engine, monkeypatch):
+    """Turns of ten microseconds, so that the clock cuts real searches (each taken up again
+    with twice the time): the moves finished in the last stage have the exhaustive search's
+    wins, and a move cut off ranks below the best."""
+    from solver_cli.lookahead import peg
+
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4, exhaustive=True)
+    exact = {c.move: c for c in full.candidates}
+    monkeypatch.setattr(peg, "ROUND_START", 1e-5)
+    turned = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=3, top=4)
+    assert_cut_offs_rank_below_the_best(turned, full)
+    assert all(c.wins == exact[c.move].wins and c.proven for c in turned.candidates if c.stage == 3)
+
+
 @pytest.mark.parametrize("spread", range(-95, 100, 15))
 def test_cut_offs_over_a_range_of_spreads(engine, spread):
     """Whatever the spread (which decides which draws are won), a move cut off in the last
