@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import click
@@ -65,7 +66,8 @@ def read_game(ctx: click.Context, board: str, rules: str, turn: int | None, rack
     move (``rack_counts``), in that order, so the errors come as every command gives them."""
     position, rule_set = read_game_position(ctx, board, rules, turn)
     counts = rack_counts(rack, position, rule_set.rack_size, rule_set.name)
-    check_opponent_rack(position, counts, rule_set)
+    if rack is None:  # (--rack replaces the CGP position's racks: its own must agree only with each other)
+        check_opponent_rack(position, counts, rule_set)
     return GamePosition(position, rule_set, counts)
 
 
@@ -254,3 +256,52 @@ def record_lexicon(lexicon: str | None, game_lexicon: str | None, source: str) -
         fix = "give --lexicon to choose"
     warn(f"{source} names the lexicon {shown!r}, which you do not have; using {DEFAULT_LEXICON} ({fix})")
     return None
+
+
+# --- the scores and scoreless turns before the move ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What the position says beyond its board: the players' names (the mover first; None
+    without a record), their scores before the move (from the record, else 0), and the
+    scoreless turns in a row already played."""
+
+    names: tuple[str, str] | None
+    scores: tuple[int, int]
+    scoreless: int
+
+
+def game_setting(loaded: LoadedPosition, rules: Rules) -> Setting:
+    """The names, scores and scoreless turns of a position read from a game record (the
+    mover is the player on turn); a CGP position gives its scores and scoreless turns, a
+    board file none of them. InputError when the scoreless turns have already ended the game,
+    or when the scores are more than ``lookahead.peg.MAX_SPREAD`` apart (no game's are)."""
+    from solver_cli.errors import InputError
+    from solver_cli.games.review import scoreless_before
+    from solver_cli.lookahead.peg import MAX_SPREAD
+
+    game, number = loaded.game, loaded.turn
+    if game is None or number is None:
+        setting = Setting(None, loaded.scores or (0, 0), loaded.scoreless)
+    else:
+        if number <= len(game.turns):
+            mover = game.turns[number - 1].player
+            before = game.turns[number - 1].scores
+        else:
+            moves = [t for t in game.turns if t.kind in ("play", "exchange", "pass")]
+            mover = 1 - moves[-1].player if moves else 0
+            before = game.final_scores
+        names = (game.players[mover], game.players[1 - mover])
+        setting = Setting(names, (before[mover], before[1 - mover]), scoreless_before(game, number))
+    spread = setting.scores[0] - setting.scores[1]
+    if abs(spread) > MAX_SPREAD:
+        raise InputError(
+            f"{loaded.name}: the scores {setting.scores[0]} and {setting.scores[1]} are more than {MAX_SPREAD:,} apart"
+        )
+    if setting.scoreless >= rules.scoreless_turns:
+        raise InputError(
+            f"{loaded.name}: the game is over: {setting.scoreless} scoreless turns in a row "
+            f"(the {rules.name} rules end the game after {rules.scoreless_turns})"
+        )
+    return setting

@@ -18,8 +18,9 @@ from solver_cli.cli._common import (
     note_jobs,
     print_wrapped,
     to_click_error,
+    warn,
 )
-from solver_cli.cli._game import refuse_over_full, warn_position
+from solver_cli.cli._game import game_setting, refuse_over_full, warn_position
 from solver_cli.errors import InputError, ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_ITERATIONS
 
@@ -89,7 +90,11 @@ def run_sim(
     run_seed = random_seed() if seed is None else seed
     used = workers.capped_jobs(jobs, iterations or MAX_ITERATIONS)
     note_jobs(jobs, used, iterations or MAX_ITERATIONS, "iterations")
-    spread, scoreless = game_state(position)
+    try:
+        setting = game_setting(position, rule_set)
+    except ScrabError as exc:
+        raise to_click_error(exc) from None
+    spread, scoreless = setting.scores[0] - setting.scores[1], setting.scoreless
     table_name: str | None = None
     if win_probability is None:
         chance, note = win_chance_for(rule_set, lexicon_choice)
@@ -106,6 +111,11 @@ def run_sim(
         refuse_over_full(unseen_tiles(position.board, counts, rule_set), rule_set)  # (else a warning says it too)
         warn_position(position.board, counts, rule_set, lex)
         opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
+        if opponent is None and position.opponent_rack is not None:
+            warn(
+                f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used "
+                "(--opponent-rack uses a rack you give)"
+            )
         sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
     except ScrabError as exc:
         raise to_click_error(exc) from None
@@ -229,29 +239,6 @@ def opponent_racks(
     text = f"inferred from {move}, {kept:,} {'leave' if kept == 1 else 'leaves'} kept"
     described = {"source": "inferred", "last_play": shown, "method": inference.method, "leaves": kept, "text": text}
     return InferredRacks(inference), described
-
-
-def game_state(position: LoadedPosition) -> tuple[int, int]:
-    """(the mover's score minus the opponent's, scoreless turns in a row before the
-    position), from a game record; (0, 0) for a board without one."""
-    game, turn = position.game, position.turn
-    if game is None or turn is None:
-        return 0, 0
-    if turn <= len(game.turns):
-        at = game.turns[turn - 1]
-        mover, scores = at.player, at.scores
-    else:
-        last = game.turns[-1] if game.turns else None
-        mover = 1 - last.player if last is not None else 0
-        scores = game.final_scores
-    scoreless = 0
-    for before in reversed(game.turns[: turn - 1]):
-        if before.kind not in ("play", "exchange", "pass"):
-            break
-        if before.score != 0:
-            break
-        scoreless += 1
-    return scores[mover] - scores[1 - mover], scoreless
 
 
 Describe = Callable[["Candidate"], tuple[str, str]]

@@ -15,7 +15,15 @@ from solver_cli.cli._common import (
     stopped,
     to_click_error,
 )
-from solver_cli.cli._game import game_lexicon, position_options, read_game, refuse_over_full, warn_position
+from solver_cli.cli._game import (
+    Setting,
+    game_lexicon,
+    game_setting,
+    position_options,
+    read_game,
+    refuse_over_full,
+    warn_position,
+)
 from solver_cli.errors import ScrabError
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, MAX_PLIES, MAX_TT_MB
 
@@ -149,45 +157,6 @@ def endgame(
 
 
 # --- the position -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Setting:
-    """What the position says beyond its board: the players' names (the mover first; None
-    without a record), their scores before the move (from the record, else 0), and the
-    scoreless turns in a row already played."""
-
-    names: tuple[str, str] | None
-    scores: tuple[int, int]
-    scoreless: int
-
-
-def game_setting(loaded: LoadedPosition, rules: Rules) -> Setting:
-    """The names, scores and scoreless turns of a position read from a game record (the
-    mover is the player on turn); a CGP position gives its scores and scoreless turns, a
-    board file none of them. InputError when the scoreless turns have already ended the game."""
-    from solver_cli.errors import InputError
-    from solver_cli.games.review import scoreless_before
-
-    game, number = loaded.game, loaded.turn
-    if game is None or number is None:
-        setting = Setting(None, loaded.scores or (0, 0), loaded.scoreless)
-    else:
-        if number <= len(game.turns):
-            mover = game.turns[number - 1].player
-            before = game.turns[number - 1].scores
-        else:
-            moves = [t for t in game.turns if t.kind in ("play", "exchange", "pass")]
-            mover = 1 - moves[-1].player if moves else 0
-            before = game.final_scores
-        names = (game.players[mover], game.players[1 - mover])
-        setting = Setting(names, (before[mover], before[1 - mover]), scoreless_before(game, number))
-    if setting.scoreless >= rules.scoreless_turns:
-        raise InputError(
-            f"{loaded.name}: the game is over: {setting.scoreless} scoreless turns in a row "
-            f"(the {rules.name} rules end the game after {rules.scoreless_turns})"
-        )
-    return setting
 
 
 def check_endgame(loaded: LoadedPosition, unseen: int, rules: Rules) -> None:

@@ -17,49 +17,26 @@ from solver_cli.cli._common import (
     to_click_error,
     warn,
 )
-from solver_cli.cli._game import game_lexicon, position_options, read_game, refuse_over_full, warn_position
+from solver_cli.cli._game import (
+    game_lexicon,
+    game_setting,
+    position_options,
+    read_game,
+    refuse_over_full,
+    warn_position,
+)
 from solver_cli.errors import ScrabError
 
 if TYPE_CHECKING:
     from solver_cli.engine.board import Board
     from solver_cli.engine.movegen import Candidate
     from solver_cli.engine.rules import Rules
-    from solver_cli.formats.position import LoadedPosition
     from solver_cli.lookahead.peg import PegResult
 
 MODEL_PHRASES = {
     "best reply": "best reply: the opponent replies at its best knowing only its own rack",
     "pessimistic": "pessimistic: the opponent replies worst for you, as if it saw your rack",
 }
-
-
-def record_standing(position: LoadedPosition) -> tuple[int, int] | None:
-    """(the spread of the player to move, scoreless turns in a row before it) at a game
-    record's turn, or as a CGP position gives them (its scores the mover's first); None
-    for a board file."""
-    game, turn = position.game, position.turn
-    if game is None or turn is None:
-        if position.scores is None:
-            return None
-        return position.scores[0] - position.scores[1], position.scoreless
-    before = game.turns[: turn - 1]
-    if turn <= len(game.turns):
-        at = game.turns[turn - 1]
-        mover, scores = at.player, at.scores
-    elif before:
-        last = before[-1]
-        mover = 1 - last.player
-        totals = list(last.scores)
-        totals[last.player] = last.total
-        scores = (totals[0], totals[1])
-    else:
-        return None
-    scoreless = 0
-    for t in reversed(before):
-        if t.kind not in ("play", "exchange", "pass") or t.score != 0:
-            break
-        scoreless += 1
-    return scores[mover] - scores[1 - mover], scoreless
 
 
 def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> str:
@@ -173,9 +150,9 @@ def peg(
                 f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used: "
                 "every way the unseen tiles can lie is played out"
             )
-        standing = record_standing(position)
-        the_spread = spread if spread is not None else standing[0] if standing is not None else 0
-        scoreless = standing[1] if standing is not None else 0
+        setting = game_setting(position, rule_set)
+        the_spread = spread if spread is not None else setting.scores[0] - setting.scores[1]
+        scoreless = setting.scoreless
         from solver_cli.engine.unseen import unseen_tiles
         from solver_cli.lookahead.peg import MAX_BAG_LIMIT, pre_endgame_bag
 

@@ -245,6 +245,10 @@ def test_a_cgp_opponent_rack_must_be_among_the_unseen_tiles(tiny, world, tmp_pat
     path.write_text(format_cgp(Position(board.to_rows(), ["AEQ", "Q"], [40, 52], 1)) + "\n", encoding="utf-8")
     message = one_error(invoke("endgame", path, *options(tiny)))
     assert f"the opponent's rack Q is not among the tiles unseen by the player to move ({opponent}" in message
+    # --rack replaces the position's racks: the CGP's second one is not held against it
+    path.write_text(format_cgp(Position(board.to_rows(), ["AEQ", opponent], [40, 52], 1)) + "\n", encoding="utf-8")
+    other = json.loads(ok("endgame", path, *options(tiny), "--rack", opponent, "--json").stdout)
+    assert other["rack"] == opponent
 
 
 def test_plies_cut_is_shown_as_not_proven(tiny):

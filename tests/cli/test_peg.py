@@ -258,6 +258,12 @@ def test_a_cgp_position_gives_the_spread_and_the_scoreless_turns(za_world, tmp_p
     known = run([str(cgp), *rest, "--json"])
     assert json.loads(known.stdout)["moves"] == from_cgp["moves"]
     assert "the opponent's tiles the CGP gives (E) are not used" in known.stderr
+    # a CGP whose game is over, or whose scores no game reaches: one line each, before any search
+    for tail, message in (("40/45 6", "the game is over: 6 scoreless turns in a row"), ("4000000/45 0", "apart")):
+        cgp.write_text(f"5/5/A4/5/5 ZE/ {tail}\n", encoding="utf-8")
+        refused = run([str(cgp), *rest])
+        assert refused.exit_code == 2 and refused.stdout == "" and message in refused.stderr
+        assert len(refused.stderr.splitlines()) == 1
     # five scoreless turns in a row already (of six): a pass ends the game
     cgp.write_text("5/5/A4/5/5 ZE/ 40/45 5\n", encoding="utf-8")
     ending = json.loads(run([str(cgp), *rest, "--json"]).stdout)

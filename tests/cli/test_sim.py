@@ -96,6 +96,23 @@ def test_a_game_record_turn_gives_the_spread(runner):
     assert data["spread"] != 0  # turn 10 of the example: the scores differ
 
 
+def test_a_cgp_position_gives_the_spread_and_its_opponent_rack_is_not_used(runner, tmp_path):
+    """A CGP position's scores are the spread, as a record's are; the other rack it gives is
+    checked against the unseen tiles and said not to be used (--opponent-rack is)."""
+    position = runner.invoke(cli, ["solve", "boards/midgame.txt", "--rack", "RETAINS", "--cgp", "--top", "1"])
+    assert position.exit_code == 0, position.output
+    board = position.stdout.splitlines()[-1].split()[0]
+    cgp = tmp_path / "midgame.cgp"
+    cgp.write_text(f"{board} RETAINS/QZ 300/250 1\n", encoding="utf-8")
+    result = runner.invoke(cli, ["sim", str(cgp), "-k", "2", "--iterations", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["spread"], data["scoreless_turns"]) == (50, 1)
+    assert "the opponent's tiles the CGP gives (QZ) are not used" in result.stderr
+    given = runner.invoke(cli, ["sim", str(cgp), "-k", "2", "--iterations", "2", "--opponent-rack", "QZ", "--json"])
+    assert given.exit_code == 0 and "not used" not in given.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
