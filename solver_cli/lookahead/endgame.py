@@ -80,7 +80,7 @@ class RootValue:
 class EndgameResult:
     value: int  # the best first move's value
     best: tuple[RootValue, ...]  # the ``top`` best first moves, best first, exact when proven
-    pv: tuple[Step, ...]  # from the best first move to the end of the game (not proven: ``depth`` moves at most)
+    pv: tuple[Step, ...]  # from the best first move to the end of the game (not proven: see _shown_variation)
     ending: Ending | None  # None when the variation is cut before the end
     proven: bool
     stopped: str | None  # PLIES, TIME or INTERRUPTED when not proven
@@ -337,12 +337,34 @@ def _placed(squares: list[int], cols: int, move: Candidate | RawMove) -> list[tu
     return found
 
 
-def _searched_line(moves: list[Candidate], proven: bool, depth: int) -> list[Candidate]:
-    """The variation to show: all of it when the value is proven; else the table's moves
-    only as deep as the last iteration finished searched (at least the best first move).
-    Deeper, the table holds the moves of the iteration cut midway, whose line can end the
-    game with another total than the value shown (an estimate at the depth searched)."""
-    return moves if proven else moves[: max(depth, 1)]
+def _shown_variation(
+    board: Board,
+    mover: list[int],
+    opponent: list[int],
+    rules: Rules,
+    scoreless: int,
+    moves: list[Candidate],
+    proven: bool,
+    depth: int,
+    value: int,
+) -> tuple[tuple[Step, ...], Ending | None]:
+    """The variation to show (``_variation``): all of it when the value is proven. A cut
+    search's value is an estimate, from the last iteration finished (``depth`` plies) or,
+    for first moves the cut one valued, from that one (``DEEPEN_STEP`` deeper), and the
+    table's moves deeper than the iteration that valued it come from another search: the
+    line goes as deep as the cut iteration when it ends the game there with the value shown,
+    else as deep as ``depth``, and stops short of an ending whose total is not the value."""
+    if proven:
+        return _variation(board, mover, opponent, rules, scoreless, moves)
+    steps, ending = _variation(board, mover, opponent, rules, scoreless, moves[: depth + DEEPEN_STEP])
+    if ending is not None and ending.totals[0] - ending.totals[1] == value:
+        return steps, ending
+    line = moves[: max(depth, 1)]
+    while True:
+        steps, ending = _variation(board, mover, opponent, rules, scoreless, line)
+        if ending is None or ending.totals[0] - ending.totals[1] == value or len(line) == 1:
+            return steps, ending
+        line = line[:-1]
 
 
 def _variation(
@@ -745,7 +767,7 @@ def _search_python(
         moves = [_candidate(first)]
     except KeyboardInterrupt:
         moves, interrupted = [_candidate(first)], True
-    pv, ending = _variation(board, mover, opponent, rules, scoreless, _searched_line(moves, proven, depth_done))
+    pv, ending = _shown_variation(board, mover, opponent, rules, scoreless, moves, proven, depth_done, value)
     result = EndgameResult(
         value=value,
         best=best,
@@ -823,7 +845,9 @@ def _search_native(
         raise InputError(f"the native endgame search refused its input: {exc}") from None
     roots = tuple(RootValue(movegen.record_at(record, 0), value) for value, record in best)
     moves = [movegen.record_at(pv, k) for k in range(len(pv) // movegen.RECORD.size)]
-    steps, ending = _variation(board, mover, opponent, rules, scoreless, _searched_line(moves, status == 0, depth))
+    steps, ending = _shown_variation(
+        board, mover, opponent, rules, scoreless, moves, status == 0, depth, roots[0].value
+    )
     stopped = _NATIVE_STOPS[status]
     result = EndgameResult(
         value=roots[0].value,

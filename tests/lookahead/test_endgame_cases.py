@@ -15,7 +15,7 @@ from solver_cli.engine.board import Board
 from solver_cli.engine.movegen import PASS, PLACE
 from solver_cli.engine.rules import Rules
 from solver_cli.lexicon.build import build_gaddag
-from solver_cli.lookahead.endgame import PLIES, TIME, EndgameResult, Ending, solve_endgame
+from solver_cli.lookahead.endgame import PLIES, TIME, EndgameResult, Ending, _shown_variation, solve_endgame
 
 from .checks import check_proven
 from .positions import RULES, Endgame, Reference, hard_endgame, placement_of
@@ -258,8 +258,29 @@ def test_plies_cut_is_not_proven(engine):
     squares = board_with(SCRABBLE, (7, 7, "A", False))
     result = solve(SCRABBLE, squares, rack("TV"), rack("Q"), ["AT", "QAT"], engine, plies=1)
     assert not result.proven and result.stopped == PLIES and result.depth == 1
-    # the variation shown goes as deep as the search: the best first move, and no ending
-    assert [step.move for step in result.pv] == [result.best[0].move] and result.ending is None
+
+
+def test_a_cut_search_shows_the_line_as_deep_as_it_holds_with_its_value():
+    """The variation of a cut search (``_shown_variation``): as deep as the iteration cut
+    midway (3 plies below the last finished) when the line ends the game there with the
+    value shown, else as deep as the last finished, and never to an ending with another
+    total. The passing endgame above: six passes, worth 5 to the mover (Q against TV)."""
+    squares = board_with(SCRABBLE, (7, 7, "A", False))
+    mover, opponent = rack("TV"), rack("Q")
+    board = Board(SCRABBLE.rows, SCRABBLE.cols, list(squares))
+    result = proven(SCRABBLE, squares, mover, opponent, ["AT", "QAT"], "python", 0, 5)
+    line = [step.move for step in result.pv]
+    assert len(line) == 6 and result.ending is not None
+
+    def shown(depth: int, value: int) -> tuple[int, bool]:
+        steps, ending = _shown_variation(board, list(mover), list(opponent), SCRABBLE, 0, line, False, depth, value)
+        assert [step.move for step in steps] == line[: len(steps)]
+        return len(steps), ending is not None
+
+    assert shown(4, 5) == (6, True)  # the cut iteration's 7 plies hold the whole line, worth 5
+    assert shown(1, 5) == (1, False)  # its 4 plies do not reach the end: the 1 ply finished
+    assert shown(4, 9) == (4, False)  # a line ending at 5 is not the one that valued it at 9
+    assert shown(6, 9) == (5, False)  # (as deep as 6 plies, short of that ending)
 
 
 def test_plies_enough_is_proven(engine):
@@ -282,5 +303,7 @@ def test_time_limit_is_honoured(engine, endgame_lexicons):
     assert 0.9 * limit <= elapsed <= 1.1 * limit, elapsed
     assert result.seconds <= 1.1 * limit
     # Cut midway through an iteration, whose moves the table holds deeper: the variation
-    # stops at the depth the last finished iteration searched (an estimate's line).
-    assert result.pv[0].move == result.best[0].move and len(result.pv) <= max(result.depth, 1)
+    # goes no deeper than that iteration, and ends the game only with the value shown.
+    assert result.pv[0].move == result.best[0].move and len(result.pv) <= result.depth + 3
+    if result.ending is not None:
+        assert result.ending.totals[0] - result.ending.totals[1] == result.value
