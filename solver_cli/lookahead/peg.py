@@ -42,10 +42,10 @@ more than proving the endgame outright; docs/performance.md.) A candidate
 whose endgames were all proven is exact already and is not searched again. In the last
 stage a candidate is cut off as soon as it can no longer rank above the best one finished
 there (Macondo's early cutoff: its wins so far and every split not yet played out fall
-short) and keeps the stage before's figures, marked ``cut_off``. There the candidates take
-turns (``ROUND_START`` seconds, then twice as long, ...; the last one left has no turn's
-end): one whose endgames take minutes does not hold up another's, which a time limit then
-finds finished. In the stages
+short) and keeps the stage before's figures, marked ``cut_off``. There each candidate
+first has a turn of ``ROUND_START`` seconds, then those not finished go on in turn without
+one: a candidate whose endgames take minutes does not hold up another's that take a
+second, which a time limit then finds finished (and which may cut the slow one off). In the stages
 the opponent model's reply (level 1 above) is chosen by greedy play-outs, since weighing
 some 20 replies over every split at each stage's depth would cost more than all the other
 candidates together; the reply chosen is then searched at the stage's depth. The candidates
@@ -96,7 +96,7 @@ MIN_KEEP = 2  # the candidates the last stage searches to the end (MAGPIE ends i
 # How far below the estimated value a verdict's first null window is set, where the threshold
 # is farther below it (``_Search.verdict``; docs/performance.md)
 PROBE_MARGIN = 20
-ROUND_START = 2.0  # seconds: a candidate's first turn in the last stage (each round doubles it)
+ROUND_START = 2.0  # seconds: a candidate's first turn in the last stage (docs/performance.md)
 FIRST_BUDGET = 0.25  # seconds: a verdict's first null windows are cut there, the next at twice as long
 PASS_MOVE = Candidate(0, 0, PASS, False, 0, 0, ())
 
@@ -190,7 +190,7 @@ class _OutOfTime(Exception):
 
 class _RoundOver(Exception):
     """A candidate's turn in the last stage ran out (``_Search.round_end``): it is taken up
-    again after the others, with twice the time."""
+    again after the others, without a turn's end."""
 
 
 def pre_endgame_bag(board: Board, rack: list[int], rules: Rules) -> int:
@@ -283,10 +283,12 @@ def solve_pre_endgame(
                 continue
             search.first_win = stage.first_win
             last = number == len(stages)
-            # In the last stage the candidates take turns of ROUND_START seconds, then twice
-            # as long, ...: one whose endgames take minutes does not hold up another's that
-            # take a second (which then ranks, with exact figures, if the time runs out, and
-            # may cut the slow one off). What a turn settled is kept for the next.
+            # In the last stage each candidate first has a turn of ROUND_START seconds, then
+            # those not finished go on without one: one whose endgames take minutes does not
+            # hold up another's that take a second (which then ranks, with exact figures, if
+            # the time runs out, and may cut the slow one off). What a turn settled is kept.
+            # (One turn only: a search cut by a turn's end starts again from nothing, and
+            # turns doubling each round cost up to 2.4 times the time on bench positions.)
             pending, turn = list(entering), ROUND_START if last else None
             while pending:
                 waiting: list[int] = []
@@ -322,7 +324,7 @@ def solve_pre_endgame(
                     if progress is not None:
                         progress(done, total, finished[i])
                 pending = waiting
-                turn = None if turn is None else 2 * turn
+                turn = None
             if all(finished[i].proven for i in entering):
                 break  # every survivor is exact: no deeper stage can change the ranking
     except _OutOfTime:

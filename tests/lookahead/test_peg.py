@@ -244,8 +244,8 @@ def test_a_move_that_cannot_rank_above_the_best_is_cut_off_before_its_endgames(e
 @pytest.mark.parametrize("spread", [-300, 3])
 def test_a_move_whose_turn_runs_out_waits_for_the_others(engine, spread, monkeypatch):
     """In the last stage a move whose turn runs out (as a search of minutes would) is taken
-    up again after the others, the last alone without a turn's end; the figures are those
-    of the search without turns, and a move cut off ranks below the best."""
+    up again after the others, without a turn's end; the figures are those of the search
+    without turns, and a move cut off ranks below the best."""
     from solver_cli.lookahead import peg
 
     gaddag, rules = at_world()
@@ -279,7 +279,7 @@ def test_a_move_whose_turn_runs_out_waits_for_the_others(engine, spread, monkeyp
 
 def test_turns_cut_short_by_the_clock_change_no_figure(engine, monkeypatch):
     """Turns of ten microseconds, so that the clock cuts real searches (each taken up again
-    with twice the time): the moves finished in the last stage have the exhaustive search's
+    without a turn's end): the moves finished in the last stage have the exhaustive search's
     wins, and a move cut off ranks below the best."""
     from solver_cli.lookahead import peg
 
