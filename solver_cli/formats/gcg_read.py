@@ -398,6 +398,25 @@ class _Replay:
         self.lexicon = lexicon
         self.problems = list(gcg.problems)
         self.nicks, self.names = _players(gcg)
+        # Both players under one nickname (Quackle writes "NoName" for unnamed players): each
+        # line is given to a player by the order of play (``player_of``), and they are told
+        # apart by their full names, else by number.
+        self.shared_nick = self.nicks[0] if self.nicks[0] and self.nicks[0] == self.nicks[1] else None
+        if self.shared_nick is not None:
+            nick = self.shared_nick
+            distinct = self.names[0] != self.names[1] and nick not in self.names
+            self.nicks = list(self.names) if distinct else [f"{nick}-1", f"{nick}-2"]
+            line = max(line for key, _, line in gcg.pragmas if key in ("player1", "player2"))
+            self.problems.append(
+                RecordProblem(
+                    line,
+                    None,
+                    "record",
+                    f"both players have the nickname {nick!r}: each line is given to a player by the order "
+                    f"of play ({self.nicks[0]} first)",
+                )
+            )
+        self.last_player: int | None = None  # the player of the last line read (any kind)
         self.board = Board.empty(rules)
         self.totals = [0, 0]
         size = rules.rack_size
@@ -419,7 +438,9 @@ class _Replay:
     def sorted_problems(self) -> tuple[RecordProblem, ...]:
         return tuple(sorted(self.problems, key=lambda p: p.line))
 
-    def player_of(self, nick: str, where: str) -> int:
+    def player_of(self, nick: str, where: str, kind: str = "play") -> int:
+        if nick == self.shared_nick:
+            return self.player_in_turn(kind)
         if nick in self.nicks:
             return self.nicks.index(nick)
         if "" in self.nicks:  # the record names fewer than two players: the first nicks seen are them
@@ -428,9 +449,23 @@ class _Replay:
             return index
         raise InputError(f"{where}: {nick!r} is not one of the players ({self.nicks[0]}, {self.nicks[1]})")
 
+    def player_in_turn(self, kind: str) -> int:
+        """Whose line it is when both players have one nickname: a move is the player's who
+        did not make the last one (the first player's at the start); a play taken back, a
+        challenge bonus or going-out points are the last mover's; a rack or time penalty is
+        the other player's than the line before's (after going out, or the first of the two
+        after the scoreless turns, the player who did not move last)."""
+        if kind in ("play", "exchange", "pass"):
+            return 0 if self.last_mover is None else 1 - self.last_mover
+        if kind in ("withdrawn", "challenge", "out"):
+            return 0 if self.last_mover is None else self.last_mover
+        before = self.last_player if self.last_player is not None else self.last_mover
+        return 0 if before is None else 1 - before
+
     def event(self, number: int, ev: GcgEvent) -> None:
         where = f"{self.gcg.name}, line {ev.line}"
-        player = self.player_of(ev.nick, where)
+        player = self.player_of(ev.nick, where, ev.kind)
+        self.last_player = player
         rack = _rack(ev.rack, self.rules.rack_size, where) if ev.rack is not None else None
         turn = GameTurn(
             number=number,
@@ -672,8 +707,6 @@ def _players(gcg: GcgFile) -> tuple[list[str], list[str]]:
             raise InputError(f"{gcg.name}, line {line}: #{key} is given twice")
         nicks[index] = parts[0]
         names[index] = parts[1].strip() if len(parts) > 1 else parts[0]
-    if nicks[0] and nicks[0] == nicks[1]:
-        raise InputError(f"{gcg.name}: both players have the nickname {nicks[0]!r}")
     return nicks, names
 
 

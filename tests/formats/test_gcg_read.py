@@ -221,7 +221,6 @@ BAD = {
     "unknown_move.gcg": (4, "cannot read the move '*swap*': bad character '*'"),
     "encoding.gcg": (1, "unsupported character encoding 'ebcdic'"),
     "bad_utf8.gcg": (2, "not UTF-8 text"),
-    "duplicate_nick.gcg": (None, "both players have the nickname 'alice'"),
     "empty.gcg": (None, "not a GCG game record"),
     # a board file given as a record: said so, not "line 1: a pragma needs a name"
     "board_file.gcg": (None, "not a GCG game record (line 1 is '# A Scrabble mid-game"),
@@ -280,6 +279,27 @@ def test_problems_are_flagged_and_the_replay_goes_on(full_lexicon, name):
 
 def test_every_warning_sample_is_listed():
     assert sorted(p.name for p in (DATA / "warn").glob("*.gcg")) == sorted(WARN)
+
+
+def test_one_nickname_for_both_players_replays_by_the_order_of_play():
+    """Quackle writes "NoName" for both unnamed players: each line then goes to a player by
+    the order of play, as the example game with its own nicknames says (its exchange, the
+    phony taken back, the challenge bonus and the going-out points included), and the two
+    are told apart by their full names."""
+    shared = load(DATA / "duplicate_nick.gcg")
+    named = load(ROOT / "boards" / "example.gcg")
+    assert [(t.player, t.kind, t.move_text) for t in shared.turns] == [
+        (t.player, t.kind, t.move_text) for t in named.turns
+    ]
+    assert shared.final_scores == named.final_scores and shared.players == ("Alice Smith", "Bob Jones")
+    assert [(p.line, p.kind, p.message) for p in shared.problems] == [
+        (
+            2,
+            "record",
+            "both players have the nickname 'NoName': each line is given to a player by the order of play "
+            "(Alice Smith first)",
+        )
+    ]
 
 
 def test_warning_messages_name_what_is_wrong(full_lexicon):
