@@ -787,7 +787,8 @@ def _search_python(
 
 # --- the native search (native/endgame.c) --------------------------------------------------
 
-_NATIVE_STOPS = {0: None, 1: PLIES, 2: TIME, 3: INTERRUPTED}
+_NATIVE_STOPS = {0: None, 1: PLIES, 2: TIME, 3: INTERRUPTED, 4: None}
+_NATIVE_PROVEN_INTERRUPTED = 4  # proven, Ctrl-C while its variation was followed (the line cut)
 
 
 def _native_position(
@@ -845,22 +846,22 @@ def _search_native(
         raise InputError(f"the native endgame search refused its input: {exc}") from None
     roots = tuple(RootValue(movegen.record_at(record, 0), value) for value, record in best)
     moves = [movegen.record_at(pv, k) for k in range(len(pv) // movegen.RECORD.size)]
-    steps, ending = _shown_variation(
-        board, mover, opponent, rules, scoreless, moves, status == 0, depth, roots[0].value
-    )
+    # (proven: a time limit or Ctrl-C that came while the variation was followed cut only it)
+    proven = status in (0, _NATIVE_PROVEN_INTERRUPTED)
+    steps, ending = _shown_variation(board, mover, opponent, rules, scoreless, moves, proven, depth, roots[0].value)
     stopped = _NATIVE_STOPS[status]
     result = EndgameResult(
         value=roots[0].value,
         best=roots,
         pv=steps,
         ending=ending,
-        proven=status == 0,
+        proven=proven,
         stopped=stopped,
         depth=depth,
         nodes=nodes,
         seconds=time.perf_counter() - started,
         engine="native",
     )
-    if stopped == INTERRUPTED:
+    if stopped == INTERRUPTED or status == _NATIVE_PROVEN_INTERRUPTED:
         raise EndgameStopped(result)
     return result

@@ -283,6 +283,33 @@ def test_ctrl_c_stops_with_the_best_found_so_far(small_gaddag, engine):
     assert result.best and result.value == result.best[0].value and result.pv[0].move == result.best[0].move
 
 
+@pytest.mark.skipif(not NATIVE_BUILT, reason="the native move generator is not built")
+@pytest.mark.parametrize(("status", "raises"), [(0, False), (4, True)])
+def test_a_native_value_proven_before_a_stop_in_its_variation_stays_proven(small_gaddag, monkeypatch, status, raises):
+    """The native search's status 4: proven, then Ctrl-C while its variation was followed
+    (status 0 also when the time limit came then). The value stays proven, as the Python
+    twin keeps it; Ctrl-C still raises EndgameStopped with the result."""
+    board, mover, opponent, scoreless = endgame_position(SCRABBLE, small_gaddag, 7)
+    real = solve_endgame(board, mover, opponent, small_gaddag, SCRABBLE, scoreless=scoreless, engine="native")
+    assert real.proven
+    native = endgame._movegen_c
+    assert native is not None
+
+    class Stub:
+        def endgame(self, *args):
+            found = native.endgame(*args)
+            return (status, *found[1:])
+
+    monkeypatch.setattr(endgame, "_movegen_c", Stub())
+    if raises:
+        with pytest.raises(EndgameStopped) as stopped:
+            solve_endgame(board, mover, opponent, small_gaddag, SCRABBLE, scoreless=scoreless, engine="native")
+        result = stopped.value.result
+    else:
+        result = solve_endgame(board, mover, opponent, small_gaddag, SCRABBLE, scoreless=scoreless, engine="native")
+    assert (result.proven, result.stopped, result.value) == (True, None, real.value)
+
+
 def one_line_error(call, *words: str) -> None:
     with pytest.raises(InputError) as info:
         call()

@@ -789,9 +789,10 @@ int endgame_run(Search *S, Root *R, int plies, int top, Line *line, int *depth_d
             if (S->fail_memory || S->stop == STOP_ERROR) {
                 failed = 1;
             } else if (!stopped_before && S->stop == STOP_TIME) {
-                status = CUT_TIME;
+                /* a proven value stands, its line cut (as the Python twin's) */
+                status = status == PROVEN ? PROVEN : CUT_TIME;
             } else if (!stopped_before && S->stop == STOP_INTERRUPT) {
-                status = INTERRUPTED;
+                status = status == PROVEN ? PROVEN_INTERRUPTED : INTERRUPTED;
             }
         }
     }

@@ -177,7 +177,9 @@ SCRAB_INTERNAL int64_t pos_playout_since(Position *pos, const Ply *const refs[2]
 #define GIL_EVERY 0.1      /* seconds between two looks at the signals */
 #define PROGRESS_EVERY 0.2 /* seconds between two progress calls */
 
-enum { PROVEN = 0, CUT_PLIES = 1, CUT_TIME = 2, INTERRUPTED = 3 };
+/* PROVEN_INTERRUPTED: the value proven, Ctrl-C while its variation was followed (the line
+ * is cut; the Python twin's "stays proven") */
+enum { PROVEN = 0, CUT_PLIES = 1, CUT_TIME = 2, INTERRUPTED = 3, PROVEN_INTERRUPTED = 4 };
 enum { GOING = 0, STOP_TIME, STOP_INTERRUPT, STOP_ERROR };
 
 typedef struct Bucket Bucket;
@@ -232,7 +234,7 @@ SCRAB_INTERNAL Bucket *table_new(long long tt_mb, size_t *buckets, size_t *most)
 
 /* The whole search, the GIL released (S->thread) and S->pos set: the K best first moves
  * into R (ply 0's list holding the first moves, R's arrays allocated by it), the variation
- * into line. Returns the status (PROVEN, CUT_*, INTERRUPTED); *depth_done the last
+ * into line. Returns the status (PROVEN, CUT_*, INTERRUPTED, PROVEN_INTERRUPTED); *depth_done the last
  * iteration finished; S->fail_memory or S->stop == STOP_ERROR when it failed. */
 SCRAB_INTERNAL int endgame_run(Search *S, Root *R, int plies, int top, Line *line, int *depth_done,
                                Record **root_moves);
