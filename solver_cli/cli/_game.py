@@ -66,7 +66,7 @@ def read_game(ctx: click.Context, board: str, rules: str, turn: int | None, rack
     move (``rack_counts``), in that order, so the errors come as every command gives them."""
     position, rule_set = read_game_position(ctx, board, rules, turn)
     counts = rack_counts(rack, position, rule_set.rack_size, rule_set.name)
-    if rack is None:  # (--rack replaces the CGP position's racks: its own must agree only with each other)
+    if rack is None:  # (--rack replaces the CGP position's racks: its second is then not checked)
         check_opponent_rack(position, counts, rule_set)
     return GamePosition(position, rule_set, counts)
 
@@ -272,11 +272,12 @@ class Setting:
     scoreless: int
 
 
-def game_setting(loaded: LoadedPosition, rules: Rules) -> Setting:
+def game_setting(loaded: LoadedPosition, rules: Rules, check_spread: bool = True) -> Setting:
     """The names, scores and scoreless turns of a position read from a game record (the
     mover is the player on turn); a CGP position gives its scores and scoreless turns, a
     board file none of them. InputError when the scoreless turns have already ended the game,
-    or when the scores are more than ``lookahead.peg.MAX_SPREAD`` apart (no game's are)."""
+    or (``check_spread``) when the scores are more than ``lookahead.peg.MAX_SPREAD`` apart
+    (no game's are)."""
     from solver_cli.errors import InputError
     from solver_cli.games.review import scoreless_before
     from solver_cli.lookahead.peg import MAX_SPREAD
@@ -295,7 +296,7 @@ def game_setting(loaded: LoadedPosition, rules: Rules) -> Setting:
         names = (game.players[mover], game.players[1 - mover])
         setting = Setting(names, (before[mover], before[1 - mover]), scoreless_before(game, number))
     spread = setting.scores[0] - setting.scores[1]
-    if abs(spread) > MAX_SPREAD:
+    if check_spread and abs(spread) > MAX_SPREAD:
         raise InputError(
             f"{loaded.name}: the scores {setting.scores[0]} and {setting.scores[1]} are more than {MAX_SPREAD:,} apart"
         )

@@ -150,7 +150,7 @@ def peg(
                 f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used: "
                 "every way the unseen tiles can lie is played out"
             )
-        setting = game_setting(position, rule_set)
+        setting = game_setting(position, rule_set, check_spread=spread is None)  # (--spread replaces it)
         the_spread = spread if spread is not None else setting.scores[0] - setting.scores[1]
         scoreless = setting.scoreless
         from solver_cli.engine.unseen import unseen_tiles

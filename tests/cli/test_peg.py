@@ -264,6 +264,7 @@ def test_a_cgp_position_gives_the_spread_and_the_scoreless_turns(za_world, tmp_p
         refused = run([str(cgp), *rest])
         assert refused.exit_code == 2 and refused.stdout == "" and message in refused.stderr
         assert len(refused.stderr.splitlines()) == 1
+    assert run([str(cgp), *rest, "--spread", "-5", "--json"]).exit_code == 0  # (--spread replaces the scores')
     # five scoreless turns in a row already (of six): a pass ends the game
     cgp.write_text("5/5/A4/5/5 ZE/ 40/45 5\n", encoding="utf-8")
     ending = json.loads(run([str(cgp), *rest, "--json"]).stdout)
