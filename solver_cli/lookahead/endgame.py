@@ -359,12 +359,10 @@ def _shown_variation(
     steps, ending = _variation(board, mover, opponent, rules, scoreless, moves[: depth + DEEPEN_STEP])
     if ending is not None and ending.totals[0] - ending.totals[1] == value:
         return steps, ending
-    line = moves[: max(depth, 1)]
-    while True:
-        steps, ending = _variation(board, mover, opponent, rules, scoreless, line)
-        if ending is None or ending.totals[0] - ending.totals[1] == value or len(line) == 1:
-            return steps, ending
-        line = line[:-1]
+    keep = max(depth, 1)
+    if ending is not None and 1 < len(steps) <= keep:  # (an ending within it, with another total: its last step)
+        return steps[:-1], None
+    return steps[:keep], ending if len(steps) == 1 else None
 
 
 def _variation(
