@@ -502,6 +502,7 @@ def peg(
     plies: int | None = None,
     exhaustive: bool = False,
     exact_spread: bool = False,
+    opponent_rack: RackArg | None = None,
 ) -> PegResult:
     """Solve a pre-endgame, as ``scrab peg`` does: with 1 to ``max_bag`` tiles in the bag
     (at most 7), the ``top`` best moves by equity (``leaves`` as in ``solve``) and the pass,
@@ -512,7 +513,9 @@ def peg(
     stages (greedy play-outs, the best half one ply deep, the best 2 to the end or ``plies``
     deep); ``exhaustive`` searches every move in the last stage. The last stage settles
     only who wins each draw, and its moves' mean spreads are the stage before's estimates
-    (``spread_exact`` False), unless ``exact_spread``.
+    (``spread_exact`` False), unless ``exact_spread``. ``opponent_rack``: tiles known to
+    be on the opponent's rack (some or all of it, say shown by a phony challenged off):
+    only the draws that give it them are played out.
     ``PegResult.candidates`` are best first: by the stage reached, then win rate (a draw
     counting half), then mean final spread."""
     from solver_cli.lookahead.peg import BEST_REPLY, PESSIMISTIC, solve_pre_endgame
@@ -524,6 +527,7 @@ def peg(
         raise InputError(f"exhaustive must be True or False, not {exhaustive!r}")
     if not isinstance(exact_spread, bool):
         raise InputError(f"exact_spread must be True or False, not {exact_spread!r}")
+    opponent = None if opponent_rack is None else list(make_rack(opponent_rack, rule_set).counts)
     lex = _lexicon(lexicon, rule_set)
     table = _leave_table(leaves, rule_set, lex, lexicon)
     return solve_pre_endgame(
@@ -541,6 +545,7 @@ def peg(
         plies=plies,
         exhaustive=exhaustive,
         exact_spread=exact_spread,
+        opponent_rack=opponent,
     )
 
 

@@ -90,6 +90,11 @@ def move_text(board: Board, rules: Rules, rack: list[int], move: Candidate) -> s
     help="Solve the last stage's endgames for their final spread too (default: only who wins each; slower).",
 )
 @click.option(
+    "--opponent-rack",
+    metavar="TILES",
+    help="Tiles you know the opponent holds, some or all of its rack (say a phony challenged off showed them).",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(0, 86_400, min_open=True),
     metavar="SECONDS",
@@ -112,6 +117,7 @@ def peg(
     plies: int | None,
     exhaustive: bool,
     exact_spread: bool,
+    opponent_rack: str | None,
     time_limit: float | None,
     as_json: bool,
 ) -> None:
@@ -136,20 +142,32 @@ def peg(
     tiles can lie, the win rate, the mean final spread, how many endgames were valued and
     how deep (exact when every one was proven).
     The opponent replies at its best, knowing only its own rack (as MAGPIE); --pessimistic
-    takes the reply worst for you instead. Ctrl-C prints the moves finished so far.
+    takes the reply worst for you instead. With --opponent-rack only the ways the tiles can
+    lie that give the opponent those tiles are played out. Ctrl-C prints the moves finished
+    so far.
 
     \b
     Examples:
       scrab peg boards/peg.gcg --turn 25 --top 5 --time-limit 20
       scrab peg boards/peg.gcg --turn 25 --top 1 --pessimistic --time-limit 2 --json
     """
+    if opponent_rack is not None and not opponent_rack.strip():
+        raise BadInput("--opponent-rack is empty: give the tiles you know it holds, e.g. --opponent-rack 'QU'")
     try:
         position, rule_set, counts = read_game(ctx, board, rules, turn, rack)
-        if position.opponent_rack is not None:
+        if opponent_rack is None and position.opponent_rack is not None:
             warn(
                 f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used: "
-                "every way the unseen tiles can lie is played out"
+                "every way the unseen tiles can lie is played out (--opponent-rack uses tiles you give)"
             )
+        known = None
+        if opponent_rack is not None:
+            from solver_cli.engine.alphabet import parse_rack
+
+            try:
+                known = parse_rack(opponent_rack, rule_set.rack_size)
+            except ScrabError as exc:
+                raise BadInput(f"--opponent-rack: {exc}") from None
         setting = game_setting(position, rule_set, check_spread=spread is None)  # (--spread replaces it)
         the_spread = spread if spread is not None else setting.scores[0] - setting.scores[1]
         scoreless = setting.scoreless
@@ -168,6 +186,11 @@ def peg(
             else:
                 takes = f"at most {MAX_BAG_LIMIT}"
             raise BadInput(f"{position.name}: the bag holds {in_bag} tiles; scrab peg takes {takes}")
+        if known is not None:  # (said before the word list is loaded and the position warned about)
+            from solver_cli.lookahead.peg import check_opponent_tiles
+
+            unseen = list(unseen_tiles(position.board, counts, rule_set).counts)
+            check_opponent_tiles(known, unseen, sum(unseen) - in_bag)
         chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
         warn_position(position.board, counts, rule_set, lex)
         ranking = choose_ranking("equity", None, rule_set, chosen_lexicon)
@@ -196,6 +219,7 @@ def peg(
                 plies=plies,
                 exhaustive=exhaustive,
                 exact_spread=exact_spread,
+                opponent_rack=known,
             )
     except PegStopped as exc:  # Ctrl-C or SIGTERM: the moves finished so far
         result, interrupted = exc.result, True
@@ -217,6 +241,7 @@ def peg(
             "bag": result.bag,
             "unseen": result.unseen,
             "draws": result.draws,
+            "opponent_rack": None if result.opponent_rack is None else rack_text(list(result.opponent_rack)),
             "spread": result.spread,
             "considered": result.considered,
             "finished": len(result.candidates),
@@ -259,10 +284,15 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
 
     out = console()
     tiles = "tile" if result.bag == 1 else "tiles"
+    known = ""
+    if result.opponent_rack is not None:
+        from solver_cli.engine.alphabet import rack_text
+
+        known = f" (the opponent holds {rack_text(list(result.opponent_rack))})"
     print_wrapped(
         out,
-        f"Pre-endgame for {rack} on {name}: {result.bag} {tiles} in the bag, {result.unseen} unseen, "
-        f"{result.draws:,} draws; spread {result.spread:+d}",
+        f"Pre-endgame for {rack} on {name}: {result.bag} {tiles} in the bag, {result.unseen} unseen{known}, "
+        f"{result.draws:,} {'draw' if result.draws == 1 else 'draws'}; spread {result.spread:+d}",
     )
     print_wrapped(out, f"Opponent model: {MODEL_PHRASES[result.model]}")
     table = Table(header_style="bold")

@@ -6,7 +6,8 @@ For each of the ``top`` candidates by equity (placements; exchanges need a fulle
 a pre-endgame has) and the pass, every split of the unseen tiles into the opponent's rack
 and the bag is played on, each split weighted by the number of ways it can be drawn (two
 identical tiles are two ways), so ``draws`` counts the unseen tiles' arrangements as if
-every tile were distinct: with one tile in the bag, one draw per unseen tile.
+every tile were distinct: with one tile in the bag, one draw per unseen tile. Tiles known
+to be on the opponent's rack leave only the splits that give it them.
 
 The game after a candidate, in one split:
 
@@ -167,6 +168,7 @@ class PegResult:
     stopped: str | None  # TIME or INTERRUPTED when some candidates were not finished
     seconds: float
     stages: tuple[Stage, ...] = ()  # the plan; a search stopped early may not reach its end
+    opponent_rack: tuple[int, ...] | None = None  # the tiles known to be on the opponent's rack (27 counts)
 
     @property
     def best(self) -> PegCandidate | None:
@@ -218,6 +220,7 @@ def solve_pre_endgame(
     plies: int | None = None,
     exhaustive: bool = False,
     exact_spread: bool = False,
+    opponent_rack: list[int] | None = None,
 ) -> PegResult:
     """Rank the ``top`` best candidates by equity (``leaves``; None ranks by score) and the
     pass for ``rack`` (27 counts) by their chance of winning over every split of the unseen
@@ -228,17 +231,24 @@ def solve_pre_endgame(
     candidate's mean spread is then the stage before's estimate (``spread_exact`` False),
     unless ``exact_spread``, which solves each of its endgames for its value (slower).
     ``time_limit`` (seconds) and Ctrl-C (``PegStopped``) keep the candidates finished so
-    far, each with its figures from the last stage it finished."""
+    far, each with its figures from the last stage it finished.
+
+    ``opponent_rack`` (27 counts) holds tiles known to be on the opponent's rack, some or
+    all of it (a phony challenged off shows them; Macondo's peg takes them too): only the
+    splits that give the opponent those tiles are played out, each weighted by the ways the
+    rest of its rack can be drawn from the other unseen tiles. The opponent's own choices
+    do not change: it still cannot tell the mover's tiles from the bag's."""
     started = time.perf_counter()
     bag = _check(board, rack, rules, spread, scoreless, top, max_bag, model, time_limit, plies)
     unseen = list(unseen_tiles(board, rack, rules).counts)
+    opponent_size = sum(unseen) - bag
+    held = check_opponent_tiles(opponent_rack, unseen, opponent_size)
     # Every tile played from here on is the rack's or an unseen one: one small GADDAG serves
     # every candidate, reply and endgame below (wordprune).
     gaddag = pruned_gaddag(board, [a + b for a, b in zip(rack, unseen, strict=True)], gaddag)
-    search = _Search(board, gaddag, rules, leaves, top, model, tt_mb, engine, time_limit, started)
+    search = _Search(board, gaddag, rules, leaves, top, model, tt_mb, engine, time_limit, started, known=held)
     candidates = search.candidates(board, rack, bag)
-    opponent_size = sum(unseen) - bag
-    draws = comb(sum(unseen), opponent_size)
+    draws = comb(sum(unseen) - sum(held), opponent_size - sum(held))
     stages = stage_plan(len(candidates), plies, exhaustive, first_win=not exact_spread)
     if len(stage_plan(len(candidates), plies, exhaustive)) > 1:
         # The pass's reply is chosen over some 20 replies times every split: at each stage's
@@ -264,6 +274,7 @@ def solve_pre_endgame(
             stopped,
             time.perf_counter() - started,
             stages,
+            tuple(held) if opponent_rack is not None else None,
         )
 
     total = sum(stage.moves for stage in stages)
@@ -389,6 +400,25 @@ def stage_plan(
     return tuple(plan)
 
 
+def check_opponent_tiles(opponent_rack: list[int] | None, unseen: list[int], opponent_size: int) -> list[int]:
+    """The known tiles of the opponent's rack as 27 counts (none: all zero), refused when
+    they are not among the unseen tiles or more than its rack holds."""
+    if opponent_rack is None:
+        return [0] * len(unseen)
+    if len(opponent_rack) != len(unseen) or any(type(n) is not int or n < 0 for n in opponent_rack):
+        raise InputError(f"the opponent's rack must be {len(unseen)} counts of at least 0")
+    if sum(opponent_rack) > opponent_size:
+        raise InputError(f"the opponent's rack has {sum(opponent_rack)} tiles; its rack holds {opponent_size}")
+    for code, (n, u) in enumerate(zip(opponent_rack, unseen, strict=True)):
+        if n > u:
+            tile = "?" if code == 0 else chr(64 + code)
+            raise InputError(
+                f"the opponent's rack holds {n} {tile}, but only {u} {'is' if u == 1 else 'are'} unseen "
+                "(not on the board or your rack)"
+            )
+    return list(opponent_rack)
+
+
 def _check(
     board: Board,
     rack: list[int],
@@ -443,6 +473,7 @@ class _Search:
     engine: str | None
     time_limit: float | None
     started: float
+    known: list[int] | None = None  # tiles known to be on the opponent's rack (27 counts; None: none)
     plies: int | None = None  # the depth of the endgames searched now; None: to the end
     choice_plies: int | None = None  # the depth the opponent model's reply is chosen at; None: plies
     # Endgames valued so far, by (squares, mover, opponent, scoreless): a proven value serves
@@ -522,7 +553,7 @@ class _Search:
         wins = Fraction(0)
         total = Fraction(0)
         unplayed = draws
-        for opponent, bag, ways in _splits(unseen, opponent_size):
+        for opponent, bag, ways in _splits(unseen, opponent_size, self.known):
             if beaten is not None and beaten(wins + unplayed):
                 return None
             for p, value in self.after_move(self.board, rack, move, opponent, bag, scoreless, spread, 1):
@@ -560,7 +591,7 @@ class _Search:
         wins = [Fraction(0)] * len(moves)
         total = [Fraction(0)] * len(moves)
         weight = 0
-        for opponent, bag, ways in _splits(unseen, opponent_size):
+        for opponent, bag, ways in _splits(unseen, opponent_size, self.known):
             tiles = [code for code, n in enumerate(bag) for _ in range(n)]
             orders = sorted(set(permutations(tiles, bag_size)))
             for order in orders:
@@ -903,11 +934,23 @@ def _sub_multisets(counts: list[int], size: int) -> Iterator[tuple[list[int], in
     yield from walk(0, size, 1)
 
 
-def _splits(unseen: list[int], rack_size: int) -> Iterator[tuple[list[int], list[int], int]]:
+def _splits(
+    unseen: list[int], rack_size: int, known: list[int] | None = None
+) -> Iterator[tuple[list[int], list[int], int]]:
     """Every split of ``unseen`` into a rack of ``rack_size`` tiles and the bag (the rest),
-    with the number of ways it can be drawn."""
-    for rack, ways in _sub_multisets(unseen, rack_size):
-        yield rack, [a - b for a, b in zip(unseen, rack, strict=True)], ways
+    with the number of ways it can be drawn; with ``known``, only the racks holding those
+    tiles, the rest of the rack drawn from the other unseen tiles."""
+    if known is None or not any(known):
+        for rack, ways in _sub_multisets(unseen, rack_size):
+            yield rack, [a - b for a, b in zip(unseen, rack, strict=True)], ways
+        return
+    free = [a - b for a, b in zip(unseen, known, strict=True)]
+    for drawn, ways in _sub_multisets(free, rack_size - sum(known)):
+        yield (
+            [a + b for a, b in zip(known, drawn, strict=True)],
+            [a - b for a, b in zip(free, drawn, strict=True)],
+            ways,
+        )
 
 
 def _draws(bag: list[int], size: int) -> Iterator[tuple[list[int], Fraction]]:

@@ -269,3 +269,42 @@ def test_a_cgp_position_gives_the_spread_and_the_scoreless_turns(za_world, tmp_p
     cgp.write_text("5/5/A4/5/5 ZE/ 40/45 5\n", encoding="utf-8")
     ending = json.loads(run([str(cgp), *rest, "--json"]).stdout)
     assert ending["moves"] != from_cgp["moves"]
+
+
+def test_tiles_known_on_the_opponents_rack(za_world, tmp_path):
+    """--opponent-rack plays out only the draws that give the opponent those tiles (the Z
+    world, from -5: ZA wins when the bag holds an E; worked in tests/lookahead/test_peg.py)."""
+    holds_z = run([*za_world(), "--spread", "-5", "--opponent-rack", "z", "--json"])
+    assert holds_z.exit_code == 0, holds_z.output
+    data = json.loads(holds_z.stdout)
+    assert (data["draws"], data["opponent_rack"]) == (2, "Z")
+    assert (data["moves"][0]["move"], data["moves"][0]["wins"], data["moves"][0]["draws"]) == ("A2 Z(A)", 2, 2)
+    unknown = json.loads(run([*za_world(), "--spread", "-5", "--json"]).stdout)
+    assert (unknown["draws"], unknown["opponent_rack"]) == (3, None)
+    table = run([*za_world(), "--spread", "-5", "--opponent-rack", "EE"])
+    assert table.exit_code == 0, table.output
+    text = " ".join(table.stdout.split())
+    assert "1 tile in the bag, 3 unseen (the opponent holds EE), 1 draw; spread -5" in text
+    # given with a CGP's second rack: the tiles given are used, and nothing is said of the CGP's
+    cgp = tmp_path / "za.cgp"
+    cgp.write_text("5/5/A4/5/5 ZE/E 40/45 0\n", encoding="utf-8")
+    _, _, _, *rest = za_world()
+    given = run([str(cgp), *rest, "--opponent-rack", "Z", "--json"])
+    assert given.exit_code == 0 and "CGP gives" not in given.stderr
+    assert json.loads(given.stdout)["moves"] == data["moves"]
+
+
+@pytest.mark.parametrize(
+    "tiles, message",
+    [
+        ("Q", "the opponent's rack holds 1 Q, but only 0 are unseen (not on the board or your rack)"),
+        ("ZZ", "the opponent's rack holds 2 Z, but only 1 is unseen"),
+        ("E1", "--opponent-rack: rack 'E1': bad character '1' at position 2"),
+        ("EEE", "--opponent-rack: rack 'EEE' has 3 tiles; a rack holds at most 2"),
+        (" ", "--opponent-rack is empty: give the tiles you know it holds"),
+    ],
+)
+def test_opponent_tiles_that_cannot_be_are_refused_in_one_line(za_world, tiles, message):
+    refused = run([*za_world(), "--opponent-rack", tiles])
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert message in refused.stderr and len(refused.stderr.strip().splitlines()) == 1

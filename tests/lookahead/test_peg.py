@@ -698,3 +698,124 @@ def test_ctrl_c_keeps_the_candidates_finished(za):
     assert seen == [(1, 4)]  # (the greedy stage's first move of two stages of two)
     assert len(stop.value.result.candidates) == 1 and stop.value.result.stopped == "interrupted"
     assert stop.value.result.candidates[0].move.score == 11
+
+
+# --- tiles known to be on the opponent's rack ----------------------------------------------
+
+
+def test_known_tiles_leave_only_the_splits_that_give_them_to_the_opponent(za, engine):
+    """The Z world above (unseen Z E E; ZA wins when the bag holds an E, from -5), with
+    some of the opponent's tiles known."""
+    gaddag, rules = za
+    rack = parse_rack("ZE", 2)
+
+    def solve(known):
+        result = solve_pre_endgame(
+            ZA_BOARD, rack, gaddag, rules, spread=-5, top=5, exact_spread=True, opponent_rack=parse_rack(known, 2)
+        )
+        return result, {c.move.kind: c for c in result.candidates}
+
+    # They hold the Z: the bag holds one of the two Es (2 draws), and ZA wins both (+20).
+    result, by_kind = solve("Z")
+    assert (result.draws, result.opponent_rack) == (2, tuple(parse_rack("Z", 2)))
+    assert (by_kind[PLACE].wins, by_kind[PLACE].draws) == (2, 2)
+    assert by_kind[PLACE].spread_mean == pytest.approx(-5 + 20)
+    assert by_kind[PASS].wins == 0 and by_kind[PASS].spread_mean == pytest.approx(-5 - 20)  # they take the spot
+    # They hold an E: with it the Z or the other E, one way each (not 1 and 2 as unknown).
+    result, by_kind = solve("E")
+    assert result.draws == 2
+    assert by_kind[PLACE].wins == 1 and by_kind[PLACE].spread_mean == pytest.approx(-5 + (2 + 20) / 2)
+    # They hold both Es: the bag holds the Z, one draw, lost either way (+2 from -5).
+    result, by_kind = solve("EE")
+    assert result.draws == 1
+    assert by_kind[PLACE].wins == 0 and by_kind[PLACE].spread_mean == pytest.approx(-5 + 2)
+    assert by_kind[PASS].wins == 0 and by_kind[PASS].spread_mean == pytest.approx(-5 + 2)
+    # Settling who wins only: the same wins.
+    fast = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, spread=-5, top=5, opponent_rack=parse_rack("E", 2))
+    assert fast.draws == 2 and fast.candidates[0].move.kind == PLACE and fast.candidates[0].wins == 1
+    # Nothing known is every split, as without it.
+    none_known = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, spread=-5, top=5, opponent_rack=[0] * 27)
+    plain = solve_pre_endgame(ZA_BOARD, rack, gaddag, rules, spread=-5, top=5)
+    assert (
+        none_known.draws == plain.draws == 3 and none_known.opponent_rack == (0,) * 27 and plain.opponent_rack is None
+    )
+    assert [(c.move, c.wins) for c in none_known.candidates] == [(c.move, c.wins) for c in plain.candidates]
+
+
+@python_engine_in_soak()
+@pytest.mark.parametrize("known", ["Z", "A", "I", "ZA", "AI"])
+def test_known_tiles_match_minimax_over_the_splits_that_give_them(engine, known):
+    """Each play draws the last tile: its figures are the score less the exact endgame over
+    the splits whose opponent rack holds the known tiles, by the plain reference."""
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    held = parse_rack(known, 2)
+    result = solve_pre_endgame(
+        AT_BOARD, rack, gaddag, rules, spread=3, top=4, exhaustive=True, exact_spread=True, opponent_rack=held
+    )
+    splits = [t for t in "ZAI" if all(parse_rack("ZAI".replace(t, "", 1), 2)[c] >= n for c, n in enumerate(held))]
+    assert result.draws == len(splits) >= 1
+    plays = [c for c in result.candidates if c.move.kind == PLACE]
+    assert len(plays) >= 3
+    for c in plays:
+        wins, total = 0.0, 0
+        for bag_tile in splits:
+            opponent = parse_rack("ZAI".replace(bag_tile, "", 1), 2)
+            squares = list(AT_BOARD.squares)
+            left = list(rack)
+            for k, code in enumerate(c.move.codes):
+                i = (c.move.start + k) * 5 + c.move.line if c.move.down else c.move.line * 5 + c.move.start + k
+                if not squares[i]:
+                    squares[i] = code
+                    left[code] -= 1
+            left[CODE[bag_tile]] += 1
+            final = 3 + c.move.score - minimax(Board(5, 5, squares), opponent, left, gaddag, rules)
+            wins += 1 if final > 0 else 0.5 if final == 0 else 0
+            total += final
+        assert (c.wins, c.draws) == (wins, len(splits)), c.move
+        assert c.spread_mean == pytest.approx(total / len(splits)), c.move
+
+
+def test_known_tiles_weigh_the_greedy_pass_over_the_deals_that_give_them(engine):
+    """Two in the bag, unseen Z A I I, the opponent known to hold an I: it holds that I and
+    one of the other three, the bag the last two in either order (6 deals, 3 draws)."""
+    from itertools import permutations
+
+    gaddag = build_gaddag(sorted(AT_WORDS))
+    rules = tiny_rules("AT" + "XT" + "ZAII")
+    rack = parse_rack("XT", 2)
+    result = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=1, top=4, opponent_rack=parse_rack("I", 2))
+    greedy = [c for c in result.candidates if c.plies == GREEDY]
+    assert result.bag == 2 and result.draws == 3 and greedy
+    for c in greedy:
+        wins = total = 0.0
+        deals = list(permutations("ZAI"))
+        for deal in deals:
+            opponent = parse_rack("I" + deal[0], 2)
+            outcome = play_out(
+                AT_BOARD, rack, gaddag, rules, LeaveTable.zeros(), c.move, opponent, [CODE[t] for t in deal[1:]], 0,
+                GREEDY_REPLIES, 0, "python",
+            )  # fmt: skip
+            final = 1 + outcome.points
+            wins += 1 if final > 0 else 0.5 if final == 0 else 0
+            total += final
+        assert c.draws == 3
+        assert c.wins == pytest.approx(wins / len(deals) * 3), c.move
+        assert c.spread_mean == pytest.approx(total / len(deals)), c.move
+
+
+@pytest.mark.parametrize(
+    "known, message",
+    [
+        ("ZZ", "the opponent's rack holds 2 Z, but only 1 is unseen"),
+        ("Q", "the opponent's rack holds 1 Q, but only 0 are unseen"),
+        ([1] * 27, "the opponent's rack has 27 tiles; its rack holds 2"),
+        ([0] * 26, "the opponent's rack must be 27 counts of at least 0"),
+        ([-1] + [0] * 26, "the opponent's rack must be 27 counts of at least 0"),
+    ],
+)
+def test_known_tiles_that_cannot_be_the_opponents_are_refused(za, known, message):
+    gaddag, rules = za
+    counts = parse_rack(known, 7) if isinstance(known, str) else known
+    with pytest.raises(InputError, match=message):
+        solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, opponent_rack=counts)
