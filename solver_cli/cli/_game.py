@@ -97,6 +97,24 @@ def check_opponent_rack(position: LoadedPosition, rack: list[int], rules: Rules)
         )
 
 
+class ShownTiles(NamedTuple):
+    tiles: list[int]  # 27 counts
+    text: str  # what showed them, for the output: "bob's 8B GAVETTE (turn 1), taken back"
+
+
+def shown_opponent_tiles(position: LoadedPosition) -> ShownTiles | None:
+    """The opponent's tiles a game record's turn shows the player to move (its play taken
+    back just before, a phony challenged off: ``GameRecord.shown_tiles``), else None."""
+    game, turn = position.game, position.turn
+    if game is None or turn is None:
+        return None
+    shown = game.shown_tiles(turn)
+    if shown is None:
+        return None
+    tiles, play = shown
+    return ShownTiles(tiles, f"{game.players[play.player]}'s {play.move_text} (turn {play.number}), taken back")
+
+
 def game_lexicon(
     lexicon: str | None, position: LoadedPosition, rules: Rules, quiet: bool
 ) -> tuple[str | None, Lexicon]:

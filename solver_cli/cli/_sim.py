@@ -20,7 +20,7 @@ from solver_cli.cli._common import (
     to_click_error,
     warn,
 )
-from solver_cli.cli._game import game_setting, refuse_over_full, warn_position
+from solver_cli.cli._game import game_setting, refuse_over_full, shown_opponent_tiles, warn_position
 from solver_cli.errors import InputError, ScrabError
 from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_ITERATIONS
 
@@ -116,7 +116,16 @@ def run_sim(
                 f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used "
                 "(--opponent-rack uses a rack you give)"
             )
-        sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
+        shown = shown_opponent_tiles(position) if opponent is None and infer is not True else None
+        racks: dict[str, object]
+        if shown is not None:  # (the opponent's play taken back just before: its tiles are known)
+            opponent = shown.tiles
+            text = f"{rack_text(shown.tiles)} shown by {shown.text}"
+            if sum(shown.tiles) < rule_set.rack_size:
+                text += ", the rest drawn from the unseen tiles"
+            sampler, racks = None, {"source": "shown", "rack": rack_text(shown.tiles), "text": text}
+        else:
+            sampler, racks = opponent_racks(position, counts, rule_set, lex, ranking, opponent, infer, run_seed)
     except ScrabError as exc:
         raise to_click_error(exc) from None
     stopped_early = False

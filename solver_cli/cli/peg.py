@@ -23,6 +23,7 @@ from solver_cli.cli._game import (
     position_options,
     read_game,
     refuse_over_full,
+    shown_opponent_tiles,
     warn_position,
 )
 from solver_cli.errors import ScrabError
@@ -143,8 +144,9 @@ def peg(
     how deep (exact when every one was proven).
     The opponent replies at its best, knowing only its own rack (as MAGPIE); --pessimistic
     takes the reply worst for you instead. With --opponent-rack only the ways the tiles can
-    lie that give the opponent those tiles are played out. Ctrl-C prints the moves finished
-    so far.
+    lie that give the opponent those tiles are played out; from a game record, so are the
+    tiles of the opponent's play taken back just before --turn N (a phony challenged off).
+    Ctrl-C prints the moves finished so far.
 
     \b
     Examples:
@@ -160,7 +162,7 @@ def peg(
                 f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used: "
                 "every way the unseen tiles can lie is played out (--opponent-rack uses tiles you give)"
             )
-        known = None
+        known, shown = None, None
         if opponent_rack is not None:
             from solver_cli.engine.alphabet import parse_rack
 
@@ -168,6 +170,9 @@ def peg(
                 known = parse_rack(opponent_rack, rule_set.rack_size)
             except ScrabError as exc:
                 raise BadInput(f"--opponent-rack: {exc}") from None
+        else:
+            shown = shown_opponent_tiles(position)
+            known = None if shown is None else shown.tiles
         setting = game_setting(position, rule_set, check_spread=spread is None)  # (--spread replaces it)
         the_spread = spread if spread is not None else setting.scores[0] - setting.scores[1]
         scoreless = setting.scoreless
@@ -190,7 +195,18 @@ def peg(
             from solver_cli.lookahead.peg import check_opponent_tiles
 
             unseen = list(unseen_tiles(position.board, counts, rule_set).counts)
-            check_opponent_tiles(known, unseen, sum(unseen) - in_bag)
+            try:
+                check_opponent_tiles(known, unseen, sum(unseen) - in_bag)
+            except ScrabError as exc:
+                raise BadInput(f"{position.name}: the tiles of {shown.text}: {exc}" if shown else str(exc)) from None
+            if shown is not None:
+                from solver_cli.engine.alphabet import rack_text
+
+                click.echo(
+                    f"Note: the opponent holds {rack_text(known)}, shown by {shown.text}; only the draws that give "
+                    "it them are played out (--opponent-rack replaces them)",
+                    err=True,
+                )
         chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
         warn_position(position.board, counts, rule_set, lex)
         ranking = choose_ranking("equity", None, rule_set, chosen_lexicon)

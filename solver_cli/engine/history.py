@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK
 from solver_cli.engine.board import Board
 
 PLAYERS = ("p1", "p2")
@@ -198,6 +199,26 @@ class GameRecord:
 
     def board_after(self, number: int) -> Board:
         return self.board_before(number + 1)
+
+    def shown_tiles(self, number: int) -> tuple[list[int], GameTurn] | None:
+        """The tiles the player to move before turn ``number`` has seen on the opponent's
+        rack, as 27 counts, and the play that showed them: the opponent's play taken back
+        (a phony challenged off) just before, whose tiles went back to its rack with no
+        draw. None when the move before (a challenge bonus or a time penalty skipped) is
+        not such a withdrawal by the other player."""
+        before = number - 1
+        while before >= 1 and self.turns[before - 1].kind in ("challenge", "time"):
+            before -= 1
+        if before < 2 or before > len(self.turns) or self.turns[before - 1].kind != "withdrawn":
+            return None
+        withdrawal, play = self.turns[before - 1], self.turns[before - 2]
+        mover = self.turns[number - 1].player if number <= len(self.turns) else 1 - withdrawal.player
+        if mover == withdrawal.player or play.player != withdrawal.player or not play.withdrawn:
+            return None
+        tiles = [0] * 27
+        for _row, _col, code in play.placed:
+            tiles[BLANK if code & BLANK_BIT else code & LETTER_MASK] += 1
+        return tiles, play
 
     def player_index(self, name: str) -> int | None:
         """0 or 1 for a nickname or full name (any case), None if neither player has it."""

@@ -308,3 +308,34 @@ def test_opponent_tiles_that_cannot_be_are_refused_in_one_line(za_world, tiles, 
     refused = run([*za_world(), "--opponent-rack", tiles])
     assert refused.exit_code == 2 and refused.stdout == ""
     assert message in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_a_phony_taken_back_just_before_shows_its_tiles_to_peg_and_sim(tmp_path):
+    """p2's phony ZE(T) is challenged off: p1, to move with ZE and one tile in the bag (the
+    unseen tiles Z E E), knows p2 holds E and Z. peg plays out the one draw left and says
+    so; sim draws no other rack; --opponent-rack replaces the tiles shown."""
+    board_file, _, _, *rest = five_world(tmp_path, {"A": 1, "T": 1, "Z": 2, "E": 3}, "AT\nZA\nEAT\nTE\n", ".....", "ZE")
+    record = tmp_path / "game.gcg"
+    record.write_text(
+        "#player1 p1 Player One\n#player2 p2 Player Two\n>p1: AT 3B AT +4 4\n>p2: EZ C1 ZE. +22 22\n>p2: EZ -- -22 0\n",
+        encoding="utf-8",
+    )
+    args = [str(record), "--turn", "4", "--rack", "ZE", *rest]
+    shown = run([*args, "--json"])
+    assert shown.exit_code == 0, shown.output
+    data = json.loads(shown.stdout)
+    assert (data["draws"], data["opponent_rack"], data["spread"]) == (1, "EZ", 4)
+    assert "Note: the opponent holds EZ, shown by p2's C1 ZE(T) (turn 2), taken back" in shown.stderr
+    given = json.loads(run([*args, "--opponent-rack", "Z", "--json"]).stdout)
+    assert (given["draws"], given["opponent_rack"]) == (2, "Z")
+    sim = ["sim", *args, "--iterations", "8", "--seed", "1"]
+    simulated = CliRunner().invoke(cli, [*sim, "--json"], prog_name="scrab")
+    assert simulated.exit_code == 0, simulated.output
+    assert json.loads(simulated.stdout)["opponent_racks"] == {"source": "shown", "rack": "EZ"}
+    table = CliRunner().invoke(cli, sim, prog_name="scrab")
+    assert "Opponent's racks: EZ shown by p2's C1 ZE(T) (turn 2), taken back" in " ".join(table.stdout.split())
+    replaced = CliRunner().invoke(cli, [*sim, "--opponent-rack", "E", "--json"], prog_name="scrab")
+    assert json.loads(replaced.stdout)["opponent_racks"] == {"source": "given", "rack": "E"}
+    # the turn before, p2's own, shows nothing
+    before = json.loads(run([str(record), "--turn", "2", "--rack", "EZ", *rest, "--json"]).stdout)
+    assert before["opponent_rack"] is None

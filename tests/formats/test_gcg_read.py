@@ -380,6 +380,33 @@ def test_a_withdrawn_play_restores_the_board_and_the_bag():
     assert record.final_scores == (30, 0)
 
 
+def test_a_play_taken_back_shows_its_tiles_to_the_other_player():
+    """alice's phony ENTICSE (turn 7) is taken back (turn 8): bob, to move at turn 9, has
+    seen those seven tiles on her rack. No other turn shows any."""
+    from solver_cli.engine.alphabet import parse_rack
+
+    record = load(ROOT / "boards" / "example.gcg")
+    shown = record.shown_tiles(9)
+    assert shown is not None
+    tiles, play = shown
+    assert tiles == parse_rack("CEEINST", 7) and (play.number, play.word, play.player) == (7, "ENTICSE", 0)
+    assert [n for n in range(1, len(record.turns) + 2) if record.shown_tiles(n) is not None] == [9]
+    # the same record cut after the withdrawal: the position after its last turn shows them too
+    text = (ROOT / "boards" / "example.gcg").read_text()
+    cut = text[: text.index(">bob: AEEHIII")]
+    record = read_gcg(cut, SCRABBLE, "cut.gcg", None, "kjxqz")
+    assert record.shown_tiles(len(record.turns) + 1) == shown
+    assert record.shown_tiles(len(record.turns)) is None  # (alice's own turn, before taking it back)
+    # a blank played in the phony is shown as a blank
+    blank = cut.replace(
+        ">alice: CEEINST M7 ENTICSE +75 156\n>alice: CEEINST -- -75 81",
+        ">alice: CEEIN?T M7 ENTICsE +73 154\n>alice: CEEIN?T -- -73 81",
+    )
+    record = read_gcg(blank, SCRABBLE, "blank.gcg", None, "kjxqz")
+    assert record.shown_tiles(len(record.turns) + 1)[0] == parse_rack("CEEIN?T", 7)
+    assert load(DATA / "only_withdrawn.gcg").shown_tiles(2) is None
+
+
 def test_the_rules_decide_the_scores():
     """A Scrabble record read under Words with Friends rules replays (same board) but its
     scores are flagged."""
