@@ -612,7 +612,8 @@ def simulate_turn(
     """``turn`` simulated (``lookahead.sim.simulate``, by mean points after ``budget.plies``):
     the ``budget.candidates`` best moves by equity, and the move played when it is not among
     them (a phony that stood is played out as it stood; a phony withdrawn is the pass it
-    became). None when the turn cannot be simulated: a rack not wholly known, an exchange
+    became), against the tiles the opponent's own phony, just taken back, showed. None when
+    the turn cannot be simulated: a rack not wholly known, an exchange
     whose tiles the record hides, tiles played that the rack does not hold, or a record
     holding more tiles than the set."""
     from solver_cli.games import workers
@@ -634,6 +635,12 @@ def simulate_turn(
     added = played_key not in keys
     chosen = [*best_by_equity, played] if added else best_by_equity
     mover = turn.player
+    # The opponent's tiles the player saw (its phony challenged off just before) are its rack
+    # in every iteration, as scrab sim plays them.
+    shown = game.shown_tiles(turn.number)
+    known = (
+        shown[0] if shown is not None and all(n <= u for n, u in zip(shown[0], unseen.counts, strict=True)) else None
+    )
     result = simulate(
         board,
         rack,
@@ -648,6 +655,7 @@ def simulate_turn(
         seed=budget.seed,
         jobs=budget.jobs,
         workers=workers if budget.jobs > 1 else None,
+        opponent_rack=known,
         spread=turn.scores[mover] - turn.scores[1 - mover],
         scoreless=min(scoreless_before(game, turn.number), rules.scoreless_turns - 1),
     )

@@ -526,6 +526,26 @@ def test_review_sim_on_a_real_game(runner):
             assert sim["lost"] == 0 and sim["mean"] == sim["best_mean"]
 
 
+def test_review_sim_plays_against_the_tiles_a_phony_taken_back_showed(runner, monkeypatch):
+    """alice's ENTICSE (turn 7) is challenged off: bob's turn 9 is simulated against
+    CEEINST on her rack, every other turn against racks drawn from the unseen tiles."""
+    from solver_cli.engine.alphabet import parse_rack
+    from solver_cli.lookahead import sim
+
+    seen = {}
+    simulate = sim.simulate
+
+    def recording(board, rack, *args, **kwargs):
+        seen[tuple(rack)] = kwargs.get("opponent_rack")
+        return simulate(board, rack, *args, **kwargs)
+
+    monkeypatch.setattr(sim, "simulate", recording)
+    data = run_json(runner, "review", EXAMPLE, "--sim", "--player", "bob", "--sim-iterations", "2", "--seed", "1")
+    assert 9 in {t["turn"] for t in data["turns"] if "sim" in t}
+    assert seen.pop(tuple(parse_rack("AEEHIII", 7))) == parse_rack("CEEINST", 7)
+    assert seen and all(known is None for known in seen.values())
+
+
 @python_engine_in_soak()
 def test_review_sim_stopped_prints_the_turns_done(runner, monkeypatch):
     """Ctrl-C during the third turn's simulation: the two turns done are printed, one
