@@ -29,6 +29,15 @@ def recorded_move(game: GameRecord, turn: int) -> tuple[int, OpponentPlay, dict[
         raise InputError(f"--turn {turn}: {name} has no move before it to infer from")
     move = game.turns[number - 1]
     where = f"turn {number} of {name} (line {move.line})"
+    shown = game.shown_tiles(turn) if move.kind == "withdrawn" else None
+    if shown is not None:
+        from solver_cli.engine.alphabet import rack_text
+
+        tiles, phony = shown
+        raise InputError(
+            f"{where} takes back {game.players[phony.player]}'s {phony.move_text} (turn {phony.number}): its tiles, "
+            f"{rack_text(tiles)}, are known to be on that rack, and there is no play to infer from"
+        )
     if move.kind not in MOVE_KINDS:
         raise InputError(f"{where} is not a play, an exchange or a pass ({move.move_text}): nothing to infer from")
     if move.withdrawn:

@@ -119,7 +119,7 @@ def test_an_exchange_past_the_limit_is_sampled(runner):
         ([EMPTY, "--rack", "EEILNOU", "--last-play", "8D FAIRED", "--limit", "0"], "0"),
         ([EMPTY, "--rack", "??EEEEE", "--last-play", "8D FAIReD"], "the play uses ? beyond the tiles unseen to us"),
         ([GAME, "--turn", "1"], "--turn 1: "),
-        ([GAME, "--turn", "9"], "(line 15) is not a play, an exchange or a pass (phony withdrawn)"),
+        ([GAME, "--turn", "9"], "(line 15) takes back alice's M7 ENTICSE (turn 7): its tiles, CEEINST, are known"),
         ([GAME, "--turn", "12"], "is bob's own move, not the opponent's"),
         ([GAME, "--turn", "8"], "ENTICSE, was withdrawn"),
     ],
