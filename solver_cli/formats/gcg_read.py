@@ -467,13 +467,16 @@ class _Replay:
         player = self.player_of(ev.nick, where, ev.kind)
         self.last_player = player
         rack = _rack(ev.rack, self.rules.rack_size, where) if ev.rack is not None else None
+        holds = self.held[player]
+        if ev.kind == "withdrawn" and self.undo is not None and self.undo.player == player:
+            holds = self.undo.held[player]  # (the line gives the rack of the play it takes back, before its draw)
         turn = GameTurn(
             number=number,
             line=ev.line,
             player=player,
             kind=ev.kind,
             rack=rack_text(rack) if rack is not None else None,
-            full_rack=rack is not None and sum(rack) >= self.held[player],
+            full_rack=rack is not None and sum(rack) >= holds,
             board=tuple(self.board.squares),
             scores=(self.totals[0], self.totals[1]),
             bag=self.bag,
@@ -481,11 +484,11 @@ class _Replay:
             total=ev.total,
             note="\n".join(ev.notes),
         )
-        if rack is not None and sum(rack) > self.held[player]:
+        if rack is not None and sum(rack) > holds:
             self.problem(
                 turn,
                 "rack",
-                f"the rack {turn.rack} has {plural(sum(rack), 'tile')}; the player should hold {self.held[player]} "
+                f"the rack {turn.rack} has {plural(sum(rack), 'tile')}; the player should hold {holds} "
                 f"(with the {self.rules.name} tile set)",
             )
         if ev.kind in ("play", "exchange", "pass"):

@@ -17,7 +17,7 @@ from positions import reference_args
 from reference import reference_score
 from soak import examples, scaled
 
-from solver_cli.engine.alphabet import BLANK_BIT, LETTERS
+from solver_cli.engine.alphabet import BLANK_BIT, LETTERS, parse_rack
 from solver_cli.engine.board import Board
 from solver_cli.engine.rules import load_rules
 from solver_cli.errors import InputError
@@ -383,8 +383,6 @@ def test_a_withdrawn_play_restores_the_board_and_the_bag():
 def test_a_play_taken_back_shows_its_tiles_to_the_other_player():
     """alice's phony ENTICSE (turn 7) is taken back (turn 8): bob, to move at turn 9, has
     seen those seven tiles on her rack. No other turn shows any."""
-    from solver_cli.engine.alphabet import parse_rack
-
     record = load(ROOT / "boards" / "example.gcg")
     shown = record.shown_tiles(9)
     assert shown is not None
@@ -405,6 +403,19 @@ def test_a_play_taken_back_shows_its_tiles_to_the_other_player():
     record = read_gcg(blank, SCRABBLE, "blank.gcg", None, "kjxqz")
     assert record.shown_tiles(len(record.turns) + 1)[0] == parse_rack("CEEIN?T", 7)
     assert load(DATA / "only_withdrawn.gcg").shown_tiles(2) is None
+
+
+def test_a_play_taken_back_with_the_bag_nearly_empty_keeps_its_rack():
+    """p2's phony UNIR draws the bag's last tile and is taken back: the line taking it back
+    gives the rack it was played from (7 tiles), as the player holds again; no warning."""
+    text = (ROOT / "boards" / "peg.gcg").read_text()
+    text = text[: text.index(">p1: ADEMNQ? 12H")]
+    text += ">p1: ADEMNQ? - +0 411\n>p2: INRSTUW O12 UNIR +53 381\n>p2: INRSTUW -- -53 328\n"
+    record = read_gcg(text, SCRABBLE, "late.gcg", None, "kjxqz")
+    assert problems(record) == []
+    phony, back = record.turns[-2:]
+    assert phony.bag == 1 and phony.withdrawn and back.full_rack
+    assert record.shown_tiles(len(record.turns) + 1)[0] == parse_rack("INRU", 7)
 
 
 def test_the_rules_decide_the_scores():
