@@ -486,6 +486,16 @@ def endgame(
     )
 
 
+def _opponent_rack(opponent_rack: RackArg | None, rules: Rules) -> list[int] | None:
+    """The ``opponent_rack`` argument as 27 counts (None: not given); its errors name it."""
+    if opponent_rack is None:
+        return None
+    try:
+        return list(make_rack(opponent_rack, rules).counts)
+    except InputError as exc:
+        raise InputError(f"opponent_rack: {exc}") from None
+
+
 def peg(
     board: Board | LoadedPosition,
     rack: RackArg,
@@ -527,7 +537,7 @@ def peg(
         raise InputError(f"exhaustive must be True or False, not {exhaustive!r}")
     if not isinstance(exact_spread, bool):
         raise InputError(f"exact_spread must be True or False, not {exact_spread!r}")
-    opponent = None if opponent_rack is None else list(make_rack(opponent_rack, rule_set).counts)
+    opponent = _opponent_rack(opponent_rack, rule_set)
     lex = _lexicon(lexicon, rule_set)
     table = _leave_table(leaves, rule_set, lex, lexicon)
     return solve_pre_endgame(
@@ -582,7 +592,7 @@ def sim(
     from solver_cli.lookahead.sim import TableChance, simulate
 
     rule_set, checked_board, counts = _position(board, rack, rules)
-    opponent = None if opponent_rack is None else list(make_rack(opponent_rack, rule_set).counts)
+    opponent = _opponent_rack(opponent_rack, rule_set)
     for value, name in ((candidates, "candidates"), (plies, "plies"), (seed, "seed"), (spread, "spread")):
         if not isinstance(value, int) or isinstance(value, bool):
             raise InputError(f"{name} must be an integer, not {value!r}")

@@ -220,6 +220,9 @@ def test_peg_plays_out_every_draw(tmp_path):
     assert known.opponent_rack is not None and sum(known.opponent_rack) == 1
     with pytest.raises(scrab.InputError, match="the opponent's rack holds 2 Z, but only 1 is unseen"):
         scrab.peg(board, "ZE", words, rules, leaves=scrab.LeaveTable.zeros(), opponent_rack="ZZ")
+    for bad, message in (("", "opponent_rack: rack is empty"), (5, "opponent_rack: a rack is letters")):
+        with pytest.raises(scrab.InputError, match=message):
+            scrab.peg(board, "ZE", words, rules, leaves=scrab.LeaveTable.zeros(), opponent_rack=bad)
 
 
 def test_sim_is_the_lookaheads_simulation_with_the_commands_defaults(midgame, full_lexicon):

@@ -106,11 +106,18 @@ def run_sim(
         raise BadInput(f"--rank win needs a win-probability table for {rule_set.name}; use --rank spread")
     objective = "points" if rank == "spread" or win_probability is None else "win"
     try:
-        from solver_cli.engine.unseen import unseen_tiles
+        from solver_cli.engine.unseen import check_opponent_tiles, unseen_tiles
 
-        refuse_over_full(unseen_tiles(position.board, counts, rule_set), rule_set)  # (else a warning says it too)
+        unseen = unseen_tiles(position.board, counts, rule_set)
+        refuse_over_full(unseen, rule_set)  # (else a warning says it too)
         warn_position(position.board, counts, rule_set, lex)
-        opponent = parse_rack(opponent_rack, rule_set.rack_size) if opponent_rack is not None else None
+        opponent = None
+        if opponent_rack is not None:
+            try:
+                opponent = parse_rack(opponent_rack, rule_set.rack_size)
+                check_opponent_tiles(opponent, list(unseen.counts), rule_set.rack_size)
+            except ScrabError as exc:
+                raise BadInput(f"--opponent-rack: {exc}") from None
         if opponent is None and position.opponent_rack is not None:
             warn(
                 f"{position.name}: the opponent's tiles the CGP gives ({position.opponent_rack}) are not used "
@@ -119,6 +126,10 @@ def run_sim(
         shown = shown_opponent_tiles(position) if opponent is None and infer is not True else None
         racks: dict[str, object]
         if shown is not None:  # (the opponent's play taken back just before: its tiles are known)
+            try:
+                check_opponent_tiles(shown.tiles, list(unseen.counts), rule_set.rack_size)
+            except ScrabError as exc:
+                raise BadInput(f"{position.name}: the tiles of {shown.text}: {exc}") from None
             opponent = shown.tiles
             text = f"{rack_text(shown.tiles)} shown by {shown.text}"
             if sum(shown.tiles) < rule_set.rack_size:

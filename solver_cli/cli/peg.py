@@ -192,13 +192,14 @@ def peg(
                 takes = f"at most {MAX_BAG_LIMIT}"
             raise BadInput(f"{position.name}: the bag holds {in_bag} tiles; scrab peg takes {takes}")
         if known is not None:  # (said before the word list is loaded and the position warned about)
-            from solver_cli.lookahead.peg import check_opponent_tiles
+            from solver_cli.engine.unseen import check_opponent_tiles
 
             unseen = list(unseen_tiles(position.board, counts, rule_set).counts)
             try:
                 check_opponent_tiles(known, unseen, sum(unseen) - in_bag)
             except ScrabError as exc:
-                raise BadInput(f"{position.name}: the tiles of {shown.text}: {exc}" if shown else str(exc)) from None
+                where = f"{position.name}: the tiles of {shown.text}" if shown else "--opponent-rack"
+                raise BadInput(f"{where}: {exc}") from None
             if shown is not None:
                 from solver_cli.engine.alphabet import rack_text
 
@@ -258,6 +259,7 @@ def peg(
             "unseen": result.unseen,
             "draws": result.draws,
             "opponent_rack": None if result.opponent_rack is None else rack_text(list(result.opponent_rack)),
+            "opponent_rack_source": None if result.opponent_rack is None else "shown" if shown else "given",
             "spread": result.spread,
             "considered": result.considered,
             "finished": len(result.candidates),

@@ -16,6 +16,7 @@ from solver_cli.engine.board import Board
 from solver_cli.engine.leaves import LeaveTable, Valuation
 from solver_cli.engine.notation import position_text, square_name
 from solver_cli.engine.rules import Rules
+from solver_cli.errors import InputError
 
 VOWELS = frozenset("AEIOU")
 
@@ -54,6 +55,25 @@ def unseen_tiles(board: Board, rack: list[int], rules: Rules) -> Unseen:
             over.append(("?" if code == BLANK else LETTERS[code - 1], held[code], rules.counts[code]))
         counts.append(max(0, left))
     return Unseen(tuple(counts), tuple(over))
+
+
+def check_opponent_tiles(opponent_rack: list[int] | None, unseen: list[int], opponent_size: int) -> list[int]:
+    """The known tiles of the opponent's rack as 27 counts (none: all zero), refused when
+    they are not among the unseen tiles or more than its rack holds."""
+    if opponent_rack is None:
+        return [0] * len(unseen)
+    if len(opponent_rack) != len(unseen) or any(type(n) is not int or n < 0 for n in opponent_rack):
+        raise InputError(f"the opponent's rack must be {len(unseen)} counts of at least 0")
+    if sum(opponent_rack) > opponent_size:
+        raise InputError(f"the opponent's rack has {sum(opponent_rack)} tiles; its rack holds {opponent_size}")
+    for code, (n, u) in enumerate(zip(opponent_rack, unseen, strict=True)):
+        if n > u:
+            tile = "?" if code == 0 else chr(64 + code)
+            raise InputError(
+                f"the opponent's rack holds {n} {tile}, but only {u} {'is' if u == 1 else 'are'} unseen "
+                "(not on the board or your rack)"
+            )
+    return list(opponent_rack)
 
 
 def valuation_for(board: Board, rack: list[int], rules: Rules, leaves: LeaveTable | None) -> Valuation:

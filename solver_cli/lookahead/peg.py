@@ -76,7 +76,7 @@ from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.leaves import LeaveTable, Valuation
 from solver_cli.engine.movegen import PASS, PLACE, Candidate, ranked_moves
 from solver_cli.engine.rules import Rules
-from solver_cli.engine.unseen import unseen_tiles
+from solver_cli.engine.unseen import check_opponent_tiles, unseen_tiles
 from solver_cli.errors import InputError
 from solver_cli.lookahead import endgame
 from solver_cli.lookahead.endgame import DEFAULT_TT_MB, INTERRUPTED, TIME
@@ -168,7 +168,7 @@ class PegResult:
     stopped: str | None  # TIME or INTERRUPTED when some candidates were not finished
     seconds: float
     stages: tuple[Stage, ...] = ()  # the plan; a search stopped early may not reach its end
-    opponent_rack: tuple[int, ...] | None = None  # the tiles known to be on the opponent's rack (27 counts)
+    opponent_rack: tuple[int, ...] | None = None  # the tiles known to be on the opponent's rack (27 counts; None: none)
 
     @property
     def best(self) -> PegCandidate | None:
@@ -274,7 +274,7 @@ def solve_pre_endgame(
             stopped,
             time.perf_counter() - started,
             stages,
-            tuple(held) if opponent_rack is not None else None,
+            tuple(held) if any(held) else None,
         )
 
     total = sum(stage.moves for stage in stages)
@@ -398,25 +398,6 @@ def stage_plan(
         plan.append(Stage(1, half))
     plan.append(Stage(plies, MIN_KEEP, first_win=first_win))
     return tuple(plan)
-
-
-def check_opponent_tiles(opponent_rack: list[int] | None, unseen: list[int], opponent_size: int) -> list[int]:
-    """The known tiles of the opponent's rack as 27 counts (none: all zero), refused when
-    they are not among the unseen tiles or more than its rack holds."""
-    if opponent_rack is None:
-        return [0] * len(unseen)
-    if len(opponent_rack) != len(unseen) or any(type(n) is not int or n < 0 for n in opponent_rack):
-        raise InputError(f"the opponent's rack must be {len(unseen)} counts of at least 0")
-    if sum(opponent_rack) > opponent_size:
-        raise InputError(f"the opponent's rack has {sum(opponent_rack)} tiles; its rack holds {opponent_size}")
-    for code, (n, u) in enumerate(zip(opponent_rack, unseen, strict=True)):
-        if n > u:
-            tile = "?" if code == 0 else chr(64 + code)
-            raise InputError(
-                f"the opponent's rack holds {n} {tile}, but only {u} {'is' if u == 1 else 'are'} unseen "
-                "(not on the board or your rack)"
-            )
-    return list(opponent_rack)
 
 
 def _check(

@@ -56,7 +56,7 @@ from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.leaves import SCALE, LeaveTable
 from solver_cli.engine.movegen import Candidate, chosen_engine, ranked_moves
 from solver_cli.engine.rules import Rules
-from solver_cli.engine.unseen import unseen_tiles, valuation_for
+from solver_cli.engine.unseen import check_opponent_tiles, unseen_tiles, valuation_for
 from solver_cli.engine.winpct import WinTable, win_probability
 from solver_cli.errors import InputError
 from solver_cli.lookahead.rollout import Outcome, check_candidates, pack_candidates, play_outs
@@ -398,7 +398,7 @@ def simulate(
         letter, held, in_set = unseen.over[0]
         raise InputError(f"board and rack hold {held} of {letter}, more than the {in_set} in the {rules.name} set")
     if opponent_rack is not None:
-        _check_opponent_rack(opponent_rack, unseen.counts, rules)
+        check_opponent_tiles(opponent_rack, list(unseen.counts), rules.rack_size)
     if isinstance(candidates, int):
         if not 1 <= candidates <= MAX_CANDIDATES:
             raise InputError(f"candidates must be 1 to {MAX_CANDIDATES:,}, not {candidates}")
@@ -428,18 +428,6 @@ def simulate(
     )
     run = _Run(setup, iterations, time_limit, stop, jobs, objective, check_every, progress)
     return run.go(workers)
-
-
-def _check_opponent_rack(opponent: list[int], unseen: tuple[int, ...], rules: Rules) -> None:
-    if sum(opponent) > rules.rack_size:
-        raise InputError(f"the opponent's rack has {sum(opponent)} tiles; a rack holds {rules.rack_size}")
-    for code, (n, u) in enumerate(zip(opponent, unseen, strict=True)):
-        if n > u:
-            tile = "?" if code == 0 else chr(64 + code)
-            raise InputError(
-                f"the opponent's rack holds {n} {tile}, but only {u} {'is' if u == 1 else 'are'} unseen "
-                "(not on the board or your rack)"
-            )
 
 
 @dataclass

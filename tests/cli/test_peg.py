@@ -277,10 +277,10 @@ def test_tiles_known_on_the_opponents_rack(za_world, tmp_path):
     holds_z = run([*za_world(), "--spread", "-5", "--opponent-rack", "z", "--json"])
     assert holds_z.exit_code == 0, holds_z.output
     data = json.loads(holds_z.stdout)
-    assert (data["draws"], data["opponent_rack"]) == (2, "Z")
+    assert (data["draws"], data["opponent_rack"], data["opponent_rack_source"]) == (2, "Z", "given")
     assert (data["moves"][0]["move"], data["moves"][0]["wins"], data["moves"][0]["draws"]) == ("A2 Z(A)", 2, 2)
     unknown = json.loads(run([*za_world(), "--spread", "-5", "--json"]).stdout)
-    assert (unknown["draws"], unknown["opponent_rack"]) == (3, None)
+    assert (unknown["draws"], unknown["opponent_rack"], unknown["opponent_rack_source"]) == (3, None, None)
     table = run([*za_world(), "--spread", "-5", "--opponent-rack", "EE"])
     assert table.exit_code == 0, table.output
     text = " ".join(table.stdout.split())
@@ -297,8 +297,8 @@ def test_tiles_known_on_the_opponents_rack(za_world, tmp_path):
 @pytest.mark.parametrize(
     "tiles, message",
     [
-        ("Q", "the opponent's rack holds 1 Q, but only 0 are unseen (not on the board or your rack)"),
-        ("ZZ", "the opponent's rack holds 2 Z, but only 1 is unseen"),
+        ("Q", "--opponent-rack: the opponent's rack holds 1 Q, but only 0 are unseen (not on the board or your rack)"),
+        ("ZZ", "--opponent-rack: the opponent's rack holds 2 Z, but only 1 is unseen"),
         ("E1", "--opponent-rack: rack 'E1': bad character '1' at position 2"),
         ("EEE", "--opponent-rack: rack 'EEE' has 3 tiles; a rack holds at most 2"),
         (" ", "--opponent-rack is empty: give the tiles you know it holds"),
@@ -324,7 +324,7 @@ def test_a_phony_taken_back_just_before_shows_its_tiles_to_peg_and_sim(tmp_path)
     shown = run([*args, "--json"])
     assert shown.exit_code == 0, shown.output
     data = json.loads(shown.stdout)
-    assert (data["draws"], data["opponent_rack"], data["spread"]) == (1, "EZ", 4)
+    assert (data["draws"], data["opponent_rack"], data["opponent_rack_source"], data["spread"]) == (1, "EZ", "shown", 4)
     assert "Note: the opponent holds EZ, shown by p2's C1 ZE(T) (turn 2), taken back" in shown.stderr
     given = json.loads(run([*args, "--opponent-rack", "Z", "--json"]).stdout)
     assert (given["draws"], given["opponent_rack"]) == (2, "Z")
@@ -336,6 +336,21 @@ def test_a_phony_taken_back_just_before_shows_its_tiles_to_peg_and_sim(tmp_path)
     assert "Opponent's racks: EZ shown by p2's C1 ZE(T) (turn 2), taken back" in " ".join(table.stdout.split())
     replaced = CliRunner().invoke(cli, [*sim, "--opponent-rack", "E", "--json"], prog_name="scrab")
     assert json.loads(replaced.stdout)["opponent_racks"] == {"source": "given", "rack": "E"}
+    # a rack of ours that leaves no Z unseen cannot face the Z shown: said in one line, naming the play
+    clash = [str(record), "--turn", "4", "--rack", "ZZ", *rest]
+    for command in (["peg", *clash], ["sim", *clash, "--iterations", "8"]):
+        refused = CliRunner().invoke(cli, command, prog_name="scrab")
+        assert refused.exit_code == 2 and refused.stdout == "", command
+        assert refused.stderr.strip().splitlines()[-1] == (
+            f"Error: {record}: the tiles of p2's C1 ZE(T) (turn 2), taken back: the opponent's rack holds 1 Z, "
+            "but only 0 are unseen (not on the board or your rack)"
+        )
+    for tiles, message in (
+        ("E1", "--opponent-rack: rack 'E1': bad character '1'"),
+        ("ZZ", "--opponent-rack: the opponent's rack holds 2 Z, but only 1"),
+    ):
+        refused = CliRunner().invoke(cli, [*sim, "--opponent-rack", tiles], prog_name="scrab")
+        assert refused.exit_code == 2 and message in refused.stderr, refused.stderr
     # the turn before, p2's own, shows nothing
     before = json.loads(run([str(record), "--turn", "2", "--rack", "EZ", *rest, "--json"]).stdout)
     assert before["opponent_rack"] is None

@@ -116,7 +116,7 @@ def test_a_cgp_position_gives_the_spread_and_its_opponent_rack_is_not_used(runne
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--opponent-rack", "QQ"], "Error: the opponent's rack holds 2 Q, but only 1 is unseen"),
+        (["--opponent-rack", "QQ"], "Error: --opponent-rack: the opponent's rack holds 2 Q, but only 1 is unseen"),
         (["--opponent-rack", " "], "Error: --opponent-rack is empty"),
         (["--stop", "90"], "Error: Invalid value for '--stop'"),
         (["--plies", "0"], "Error: Invalid value for '--plies'"),
