@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from solver_cli.engine.board import Board
     from solver_cli.engine.movegen import Candidate
     from solver_cli.engine.rules import Rules
-    from solver_cli.lookahead.peg import PegResult
+    from solver_cli.lookahead.peg import PegCandidate, PegResult
 
+MAX_BAG_SHOWN = 2  # the text lists the outcome by the bag's tiles up to this many (JSON: always)
 MODEL_PHRASES = {
     "best reply": "best reply: the opponent replies at its best knowing only its own rack",
     "pessimistic": "pessimistic: the opponent replies worst for you, as if it saw your rack",
@@ -286,6 +287,8 @@ def peg(
                     "stage": c.stage,
                     "plies": c.plies,
                     "cut_off": c.cut_off,
+                    "wins_at_most": c.wins_at_most,
+                    "by_bag": [{"bag": rack_text(list(o.bag)), "draws": o.draws, "wins": o.wins} for o in c.by_bag],
                 }
                 for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1)
             ],
@@ -323,19 +326,32 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     table.add_column("Endgames", justify="right")
     table.add_column("Searched")
     for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
-        wins = f"{c.wins:,.1f}".removesuffix(".0")
+        # a move cut off: the most the last stage left it (the stage before's may be more)
+        at_most = c.wins_at_most if c.cut_off and c.wins_at_most is not None else None
+        wins = f"{c.wins if at_most is None else at_most:,.1f}".removesuffix(".0")
+        rate = c.win_rate if at_most is None else at_most / c.draws
         table.add_row(
             str(rank),
             text,
             str(c.move.score),
-            f"{wins}/{c.draws:,}",
-            f"{100 * c.win_rate:.1f}%",
+            ("" if at_most is None else "≤") + f"{wins}/{c.draws:,}",
+            ("" if at_most is None else "≤") + f"{100 * rate:.1f}%",
             ("" if c.spread_exact else "~") + f"{c.spread_mean:+.1f}",
             f"{c.endgames:,}",
             depth_text(c.plies, c.proven, c.spread_exact) + (", cut off" if c.cut_off else ""),
         )
     if result.candidates:
         out.print(table)
+    if result.candidates and result.bag <= MAX_BAG_SHOWN:
+        print_wrapped(
+            out, f"By the {'tile' if result.bag == 1 else 'tiles'} in the bag (as exact as the Searched column says):"
+        )
+        for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
+            if c.cut_off and c.wins_at_most is not None:
+                most = f"{c.wins_at_most:,.1f}".removesuffix(".0")
+                print_wrapped(out, f"  {rank}. {text}: cut off, at most {most} of the {c.draws:,} draws won")
+            else:
+                print_wrapped(out, f"  {rank}. {text}: {bag_text(c)}")
     if len(result.stages) > 1:
         print_wrapped(out, "Stages: " + "; ".join(stage_text(s.plies, s.moves, s.first_win) for s in result.stages))
     if any(not c.spread_exact for c in result.candidates):
@@ -345,11 +361,38 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     if any(c.cut_off for c in result.candidates):
         print_wrapped(
             out,
-            "cut off: the last stage stopped searching the move once it could no longer rank above #1; "
-            "its figures are the stage before's",
+            "cut off: the last stage stopped searching the move once it could no longer rank above #1 (≤: the "
+            "most it could still win); its spread is the stage before's",
         )
     if result.stopped == "time":
         print_wrapped(out, f"Stopped by the time limit: {finished_text(result)}")
+
+
+def bag_text(candidate: PegCandidate) -> str:
+    """Which tiles in the bag the move wins with and which it loses with (a tie, or the
+    chance of a draw from the bag after it, as a percentage), for the text output; ×N where
+    the bag can hold them N ways (N of that tile unseen)."""
+    from solver_cli.engine.alphabet import rack_text
+
+    won: list[str] = []
+    lost: list[str] = []
+    shared: dict[str, list[str]] = {}  # by the share won, "50%"
+    for outcome in sorted(candidate.by_bag, key=lambda o: rack_text(list(o.bag))):
+        tiles = rack_text(list(outcome.bag)) + (f"×{outcome.draws}" if outcome.draws > 1 else "")
+        if outcome.wins >= outcome.draws:
+            won.append(tiles)
+        elif outcome.wins <= 0:
+            lost.append(tiles)
+        else:
+            shared.setdefault(f"{100 * outcome.wins / outcome.draws:.0f}%", []).append(tiles)
+    if not lost and not shared:
+        return "wins whatever the bag holds"
+    if not won and not shared:
+        return "loses whatever the bag holds"
+    parts = [f"wins with {' '.join(won)}"] if won else []
+    parts += [f"loses with {' '.join(lost)}"] if lost else []
+    parts += [f"{share} with {' '.join(tiles)}" for share, tiles in shared.items()]
+    return "; ".join(parts)
 
 
 def finished_text(result: PegResult) -> str:

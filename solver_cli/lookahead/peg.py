@@ -126,6 +126,18 @@ Outcomes = list[tuple[Fraction, int]]
 
 
 @dataclass(frozen=True)
+class BagOutcome:
+    """A candidate's result in the splits whose bag holds ``bag`` (27 counts): ``wins`` of
+    its ``draws`` (the ways the tiles can lie so) won, a tie counting half (a share of a
+    draw where the mover then draws from the bag at random). Macondo's peg lists them too:
+    which tiles in the bag win, tie or lose."""
+
+    bag: tuple[int, ...]
+    draws: int
+    wins: float
+
+
+@dataclass(frozen=True)
 class PegCandidate:
     """One candidate's result over every draw: ``wins`` counts the draws won (a draw tied
     counts half) out of ``draws``; ``spread_mean`` is the mean final spread (the game's
@@ -147,6 +159,10 @@ class PegCandidate:
     # True: the last stage stopped searching it once it could no longer rank above the best
     # move of that stage (Macondo's "early cutoff"); its figures are the stage before's
     cut_off: bool = False
+    by_bag: tuple[BagOutcome, ...] = ()  # its wins split by the tiles in the bag, in the splits' order
+    # With cut_off: the most it could still win when the last stage cut it off (its wins there
+    # so far and every draw not played out), which the stage before's figures may exceed
+    wins_at_most: float | None = None
 
 
 @dataclass(frozen=True)
@@ -322,9 +338,9 @@ def solve_pre_endgame(
                             continue
                         finally:
                             search.round_end = None
-                        if evaluated is None:  # it cannot rank above this stage's best: the stage before's figures
-                            assert known is not None
-                            finished[i] = dataclasses.replace(known, cut_off=True)
+                        if isinstance(evaluated, Fraction):  # it cannot rank above this stage's best
+                            assert known is not None  # (the stage before's figures, and the most it can win)
+                            finished[i] = dataclasses.replace(known, cut_off=True, wins_at_most=float(evaluated))
                         else:
                             found, wins_exact[i] = evaluated
                             found = dataclasses.replace(found, stage=number, plies=stage.plies)
@@ -525,21 +541,25 @@ class _Search:
         scoreless: int,
         draws: int,
         beaten: Callable[[Fraction], bool] | None = None,
-    ) -> tuple[PegCandidate, Fraction] | None:
-        """The candidate's figures over every split, and its wins exactly; None as soon as
+    ) -> tuple[PegCandidate, Fraction] | Fraction:
+        """The candidate's figures over every split, and its wins exactly; as soon as
         ``beaten`` says that the most it could still win (every split not yet played out
-        won) is not enough."""
+        won) is not enough, that most instead."""
         self.used = set()
         self.proven = True
         wins = Fraction(0)
         total = Fraction(0)
         unplayed = draws
+        by_bag: list[BagOutcome] = []
         for opponent, bag, ways in _splits(unseen, opponent_size, self.known):
             if beaten is not None and beaten(wins + unplayed):
-                return None
+                return wins + unplayed
+            won = Fraction(0)
             for p, value in self.after_move(self.board, rack, move, opponent, bag, scoreless, spread, 1):
-                wins += ways * p * _points(spread + value)
+                won += ways * p * _points(spread + value)
                 total += ways * p * (spread + value)
+            wins += won
+            by_bag.append(BagOutcome(tuple(bag), ways, float(won)))
             unplayed -= ways
         found = PegCandidate(
             move,
@@ -549,6 +569,7 @@ class _Search:
             float(total / draws),
             len(self.used),
             self.proven,
+            by_bag=tuple(by_bag),
         )
         return found, wins
 
@@ -571,10 +592,12 @@ class _Search:
         live = list(range(len(moves)))
         wins = [Fraction(0)] * len(moves)
         total = [Fraction(0)] * len(moves)
+        by_bag: list[list[BagOutcome]] = [[] for _ in moves]
         weight = 0
         for opponent, bag, ways in _splits(unseen, opponent_size, self.known):
             tiles = [code for code, n in enumerate(bag) for _ in range(n)]
             orders = sorted(set(permutations(tiles, bag_size)))
+            won = [Fraction(0)] * len(moves)
             for order in orders:
                 self.remaining()
                 outcomes = play_outs(
@@ -583,12 +606,17 @@ class _Search:
                 )  # fmt: skip
                 share = Fraction(ways, len(orders))
                 for k, outcome in enumerate(outcomes):
-                    wins[k] += share * _points(spread + outcome.points)
+                    won[k] += share * _points(spread + outcome.points)
                     total[k] += share * (spread + outcome.points)
+            for k in range(len(moves)):
+                wins[k] += won[k]
+                by_bag[k].append(BagOutcome(tuple(bag), ways, float(won[k])))
             weight += ways
         return [
-            PegCandidate(m, float(w), weight, float(w / weight), float(t / weight), 0, False, 1, GREEDY)
-            for m, w, t in zip(moves, wins, total, strict=True)
+            PegCandidate(
+                m, float(w), weight, float(w / weight), float(t / weight), 0, False, 1, GREEDY, by_bag=tuple(b)
+            )
+            for m, w, t, b in zip(moves, wins, total, by_bag, strict=True)
         ]
 
     def greedy_endgame(self, at: _Endgame) -> int:

@@ -122,12 +122,18 @@ def test_json_gives_each_move_over_every_draw(za_world):
     assert play["spread_mean"] == pytest.approx(-5 + 42 / 3) and play["proven"] and play["endgames"] == 2
     assert (passing["move"], passing["kind"], passing["wins"]) == ("pass", "pass", 0)
     assert not play["cut_off"] and not passing["cut_off"]
+    # by the tile in the bag: ZA wins both draws of an E and loses the Z's
+    assert sorted(map(tuple, (o.values() for o in play["by_bag"]))) == [("E", 2, 2.0), ("Z", 1, 0.0)]
+    assert sorted(map(tuple, (o.values() for o in passing["by_bag"]))) == [("E", 2, 0.0), ("Z", 1, 0.0)]
     fast = json.loads(run([*za_world(), "--spread", "-5", "--json"]).stdout)
     first, second = fast["moves"]
     assert (first["move"], first["wins"], first["proven"], first["cut_off"]) == ("A2 Z(A)", 2, True, False)
     # the pass cannot win more than ZA once it loses a draw: cut off, with the greedy stage's figures
     assert (second["move"], second["cut_off"], second["stage"], second["plies"]) == ("pass", True, 1, 0)
+    # cut off once it lost the bag-Z draw: at most the 2 Es' draws left, as many as ZA won
+    assert (second["wins_at_most"], first["wins_at_most"]) == (2, None)
     table = " ".join(run([*za_world(), "--spread", "-5"]).stdout.split())
+    assert "│ 2 │ pass │ 0 │ ≤2/3 │ ≤66.7% │" in table and "2. pass: cut off, at most 2 of the 3 draws won" in table
     assert "│ greedy play-outs, │" in table and "│ cut off │" in table  # (the column wraps)
     assert "cut off: the last stage stopped searching the move once it could no longer rank above #1" in table
 
@@ -139,6 +145,14 @@ def test_the_table_names_the_opponent_model(za_world):
     assert "1 tile in the bag, 3 unseen, 3 draws; spread -5" in text
     assert "Opponent model: best reply: the opponent replies at its best knowing only its own rack" in text
     assert "│ 1 │ A2 Z(A) │ 11 │ 2/3 │ 66.7% │ +9.0 │ 2 │" in text
+    assert (
+        "By the tile in the bag (as exact as the Searched column says): 1. A2 Z(A): wins with E×2; loses with Z "
+        "2. pass: loses whatever the bag holds" in text
+    )
+    tie = " ".join(run([*za_world(), "--spread", "-2", "--exact-spread"]).stdout.split())
+    assert "1. A2 Z(A): wins with E×2; 50% with Z" in tie  # (bag Z: +2 from -2, a tie)
+    ahead = " ".join(run([*za_world(), "--spread", "5", "--exact-spread"]).stdout.split())
+    assert "1. A2 Z(A): wins whatever the bag holds" in ahead
     pessimistic = run([*za_world(), "--pessimistic"])
     assert pessimistic.exit_code == 0, pessimistic.output
     assert "Opponent model: pessimistic: the opponent replies worst for you" in " ".join(pessimistic.stdout.split())

@@ -34,6 +34,11 @@ from solver_cli.lookahead.rollout import play_out
 LAYOUT = ("T.d.T", ".D.D.", "d.D.d", ".D.D.", "T.d.T")
 
 
+def bag_text(bag) -> str:
+    """A bag's 27 counts as its letters (? for a blank)."""
+    return "".join("?" if code == 0 else chr(64 + code) for code, n in enumerate(bag) for _ in range(n))
+
+
 def tiny_rules(tiles: str, rack_size: int = 2):
     """Scrabble's values on a 5x5 board whose bag holds exactly ``tiles``."""
     counts = [0] * 27
@@ -96,6 +101,7 @@ def test_the_z_world_worked_by_hand(za, engine):
     first, second = fast.candidates
     assert (first.move, first.wins, first.proven, first.spread_exact) == (play.move, 2, True, False)
     assert (second.move, second.cut_off, second.stage, second.plies) == (passing.move, True, 1, GREEDY)
+    assert (second.wins_at_most, first.wins_at_most) == (2, None)  # (lost the Z's draw: the Es' 2 left)
     assert not first.cut_off and not any(c.cut_off for c in result.candidates)
 
 
@@ -120,6 +126,7 @@ def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine
     for c in plays:
         wins = 0.0
         total = 0
+        by_bag = {}
         for bag_tile in unseen:  # one draw per unseen tile (all distinct here)
             opponent = parse_rack(unseen.replace(bag_tile, "", 1), 2)
             squares = list(board.squares)
@@ -132,11 +139,16 @@ def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine
             left[CODE[bag_tile]] += 1
             value = c.move.score - minimax(Board(5, 5, squares), opponent, left, gaddag, rules)
             final = 3 + value
-            wins += 1 if final > 0 else 0.5 if final == 0 else 0
+            by_bag[bag_tile] = 1 if final > 0 else 0.5 if final == 0 else 0
+            wins += by_bag[bag_tile]
             total += final
         assert (c.wins, c.draws) == (wins, 3), c.move
         assert c.spread_mean == pytest.approx(total / 3), c.move
         assert (first_win[c.move].wins, first_win[c.move].proven) == (wins, True), c.move
+        for found in (c, first_win[c.move]):  # each bag tile's outcome, by the reference
+            assert {bag_text(o.bag): (o.draws, o.wins) for o in found.by_bag} == {
+                t: (1, won) for t, won in by_bag.items()
+            }, c.move
 
 
 # Four plays and the pass, enough for the stages to drop some (see the test above).
@@ -204,6 +216,9 @@ def assert_cut_offs_rank_below_the_best(staged, full, exact_spread: bool = False
         assert c.stage == last - 1 and not c.proven  # (the stage before's figures)
         most, bar = exact[c.move].wins, exact[best.move].wins
         assert most < bar or (not exact_spread and most == bar and c.spread_mean <= best.spread_mean), c.move
+        # the most it could still win, as cut: a true bound, and no more than the best's wins
+        assert c.wins_at_most is not None and most <= c.wins_at_most <= best.wins, c.move
+    assert all(c.wins_at_most is None for c in staged.candidates if not c.cut_off)
 
 
 @pytest.mark.parametrize("spread", [300, -300, 3])
@@ -305,6 +320,12 @@ def test_cut_offs_over_a_range_of_spreads(engine, spread):
     assert_cut_offs_rank_below_the_best(fast, full)
     exact = {c.move: c.wins for c in full.candidates}
     assert all(c.wins == exact[c.move] for c in fast.candidates if c.stage == len(fast.stages))
+    by_bag = {c.move: c.by_bag for c in full.candidates}
+    for c in [*fast.candidates, *full.candidates]:  # the outcomes by bag make up the whole, in every stage
+        assert sorted(bag_text(o.bag) for o in c.by_bag) == ["A", "I", "Z"], c.move
+        assert sum(o.draws for o in c.by_bag) == c.draws and sum(o.wins for o in c.by_bag) == pytest.approx(c.wins)
+        if c.stage == len(fast.stages) and c in fast.candidates:  # (the last stage's: exact per bag too)
+            assert [o.wins for o in c.by_bag] == [o.wins for o in by_bag[c.move]], c.move
 
 
 def force_verdict_route(monkeypatch, route: str | None) -> None:
@@ -492,6 +513,7 @@ def test_the_greedy_pass_plays_every_split_out_by_equity(engine):
         assert c.stage == 1 and not c.proven and c.endgames == 0
         wins = 0.0
         total = 0
+        by_bag = {}
         for bag_tile in "ZAI":
             opponent = parse_rack("ZAI".replace(bag_tile, "", 1), 2)
             outcome = play_out(
@@ -500,9 +522,11 @@ def test_the_greedy_pass_plays_every_split_out_by_equity(engine):
             )  # fmt: skip
             assert outcome.ended
             final = 3 + outcome.points
-            wins += 1 if final > 0 else 0.5 if final == 0 else 0
+            by_bag[bag_tile] = 1 if final > 0 else 0.5 if final == 0 else 0
+            wins += by_bag[bag_tile]
             total += final
         assert (c.wins, c.draws) == (wins, 3), c.move
+        assert {bag_text(o.bag): (o.draws, o.wins) for o in c.by_bag} == {t: (1, w) for t, w in by_bag.items()}
         assert c.spread_mean == pytest.approx(total / 3), c.move
 
 
@@ -521,6 +545,7 @@ def test_with_two_in_the_bag_the_greedy_pass_weighs_every_deal_and_draw_order(en
     for c in greedy:
         wins = total = 0.0
         deals = list(permutations("ZAII"))
+        by_bag: dict[str, float] = {}
         for deal in deals:
             opponent = parse_rack("".join(deal[:2]), 2)
             outcome = play_out(
@@ -528,9 +553,15 @@ def test_with_two_in_the_bag_the_greedy_pass_weighs_every_deal_and_draw_order(en
                 GREEDY_REPLIES, 0, "python",
             )  # fmt: skip
             final = 1 + outcome.points
-            wins += 1 if final > 0 else 0.5 if final == 0 else 0
+            won = 1 if final > 0 else 0.5 if final == 0 else 0
+            bag = "".join(sorted(deal[2:]))
+            by_bag[bag] = by_bag.get(bag, 0) + won / len(deals) * comb(4, 2)
+            wins += won
             total += final
         assert c.draws == comb(4, 2)
+        found = {"".join(sorted(bag_text(o.bag))): o for o in c.by_bag}
+        assert {b: o.draws for b, o in found.items()} == {"AI": 2, "AZ": 1, "II": 1, "IZ": 2}
+        assert {b: o.wins for b, o in found.items()} == pytest.approx(by_bag), c.move
         assert c.wins == pytest.approx(wins / len(deals) * c.draws), c.move
         assert c.spread_mean == pytest.approx(total / len(deals)), c.move
 
@@ -772,6 +803,7 @@ def test_known_tiles_match_minimax_over_the_splits_that_give_them(engine, known)
             total += final
         assert (c.wins, c.draws) == (wins, len(splits)), c.move
         assert c.spread_mean == pytest.approx(total / len(splits)), c.move
+        assert sorted(bag_text(o.bag) for o in c.by_bag) == sorted(splits)
 
 
 def test_known_tiles_weigh_the_greedy_pass_over_the_deals_that_give_them(engine):
