@@ -205,8 +205,8 @@ def peg(
                 from solver_cli.engine.alphabet import rack_text
 
                 click.echo(
-                    f"Note: the opponent holds {rack_text(known)}, shown by {shown.text}; only the draws that give "
-                    "it them are played out (--opponent-rack replaces them)",
+                    f"Note: the opponent holds {rack_text(known)}, shown by {shown.text}; only the draws that leave "
+                    "it those tiles are played out (--opponent-rack replaces them)",
                     err=True,
                 )
         chosen_lexicon, lex = game_lexicon(lexicon, position, rule_set, as_json)
@@ -303,6 +303,8 @@ def peg(
 def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> None:
     from rich.table import Table
 
+    from solver_cli.lookahead.peg import shown_win_rate, shown_wins
+
     out = console()
     tiles = "tile" if result.bag == 1 else "tiles"
     known = ""
@@ -326,16 +328,15 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     table.add_column("Endgames", justify="right")
     table.add_column("Searched")
     for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
-        # a move cut off: the most the last stage left it (the stage before's may be more)
-        at_most = c.wins_at_most if c.cut_off and c.wins_at_most is not None else None
-        wins = f"{c.wins if at_most is None else at_most:,.1f}".removesuffix(".0")
-        rate = c.win_rate if at_most is None else at_most / c.draws
+        # a move cut off below its estimate: the most the last stage left it, marked ≤
+        bounded = "≤" if shown_wins(c) < c.wins else ""
+        wins = f"{shown_wins(c):,.1f}".removesuffix(".0")
         table.add_row(
             str(rank),
             text,
             str(c.move.score),
-            ("" if at_most is None else "≤") + f"{wins}/{c.draws:,}",
-            ("" if at_most is None else "≤") + f"{100 * rate:.1f}%",
+            f"{bounded}{wins}/{c.draws:,}",
+            f"{bounded}{100 * shown_win_rate(c):.1f}%",
             ("" if c.spread_exact else "~") + f"{c.spread_mean:+.1f}",
             f"{c.endgames:,}",
             depth_text(c.plies, c.proven, c.spread_exact) + (", cut off" if c.cut_off else ""),
@@ -347,8 +348,8 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
             out, f"By the {'tile' if result.bag == 1 else 'tiles'} in the bag (as exact as the Searched column says):"
         )
         for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
-            if c.cut_off and c.wins_at_most is not None:
-                most = f"{c.wins_at_most:,.1f}".removesuffix(".0")
+            if shown_wins(c) < c.wins:  # (cut off below the estimate the list would show)
+                most = f"{shown_wins(c):,.1f}".removesuffix(".0")
                 print_wrapped(out, f"  {rank}. {text}: cut off, at most {most} of the {c.draws:,} draws won")
             else:
                 print_wrapped(out, f"  {rank}. {text}: {bag_text(c)}")
@@ -361,8 +362,8 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     if any(c.cut_off for c in result.candidates):
         print_wrapped(
             out,
-            "cut off: the last stage stopped searching the move once it could no longer rank above #1 (≤: the "
-            "most it could still win); its spread is the stage before's",
+            "cut off: the last stage stopped searching the move once it could no longer rank above #1; its "
+            "figures are the stage before's (≤: but for the most it could still win, where that is less)",
         )
     if result.stopped == "time":
         print_wrapped(out, f"Stopped by the time limit: {finished_text(result)}")
@@ -371,7 +372,7 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
 def bag_text(candidate: PegCandidate) -> str:
     """Which tiles in the bag the move wins with and which it loses with (a tie, or the
     chance of a draw from the bag after it, as a percentage), for the text output; ×N where
-    the bag can hold them N ways (N of that tile unseen)."""
+    the bag can hold them N ways (the draws with that bag)."""
     from solver_cli.engine.alphabet import rack_text
 
     won: list[str] = []
@@ -385,9 +386,9 @@ def bag_text(candidate: PegCandidate) -> str:
             lost.append(tiles)
         else:
             shared.setdefault(f"{100 * outcome.wins / outcome.draws:.0f}%", []).append(tiles)
-    if not lost and not shared:
+    if len(candidate.by_bag) > 1 and not lost and not shared:
         return "wins whatever the bag holds"
-    if not won and not shared:
+    if len(candidate.by_bag) > 1 and not won and not shared:
         return "loses whatever the bag holds"
     parts = [f"wins with {' '.join(won)}"] if won else []
     parts += [f"loses with {' '.join(lost)}"] if lost else []

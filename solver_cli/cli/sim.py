@@ -99,7 +99,8 @@ def sim(
     """Rank the best moves for the rack (--rack) on POSITION by playing the game forward.
 
     Each of the K best moves by equity is played, the opponent's rack drawn from the unseen
-    tiles (or given), then --plies replies where each side plays its best move by equity;
+    tiles (or given, or inferred from its last play, or holding the tiles its phony just
+    taken back showed), then --plies replies where each side plays its best move by equity;
     the outcome is the points gained minus the opponent's, plus the value of each side's
     last leave (or the exact result when the game ends). Many iterations, every candidate
     seeing the same racks and draws in each, give each candidate its mean and standard

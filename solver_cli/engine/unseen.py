@@ -63,9 +63,9 @@ def check_opponent_tiles(opponent_rack: list[int] | None, unseen: list[int], opp
     if opponent_rack is None:
         return [0] * len(unseen)
     if len(opponent_rack) != len(unseen) or any(type(n) is not int or n < 0 for n in opponent_rack):
-        raise InputError(f"the opponent's rack must be {len(unseen)} counts of at least 0")
+        raise InputError(f"the opponent's rack must be {len(unseen)} counts of at least 0, not {list(opponent_rack)!r}")
     if sum(opponent_rack) > opponent_size:
-        raise InputError(f"the opponent's rack has {sum(opponent_rack)} tiles; its rack holds {opponent_size}")
+        raise InputError(f"the opponent's rack has {sum(opponent_rack)} tiles; it holds at most {opponent_size}")
     for code, (n, u) in enumerate(zip(opponent_rack, unseen, strict=True)):
         if n > u:
             tile = "?" if code == 0 else chr(64 + code)

@@ -43,7 +43,10 @@ more than proving the endgame outright; docs/performance.md.) A candidate
 whose endgames were all proven is exact already and is not searched again. In the last
 stage a candidate is cut off as soon as it can no longer rank above the best one finished
 there (Macondo's early cutoff: its wins so far and every split not yet played out fall
-short) and keeps the stage before's figures, marked ``cut_off``. There each candidate
+short) and keeps the stage before's figures, marked ``cut_off``, with that most
+(``wins_at_most``). A candidate an earlier stage dropped whose estimate wins more than the
+last stage's best wins exactly enters the last stage too, the estimate that dropped it
+having been beaten by exact figures. There each candidate
 first has a turn of ``ROUND_START`` seconds, then those not finished go on in turn without
 one: a candidate whose endgames take minutes does not hold up another's that take a
 second, which a time limit then finds finished (and which may cut the slow one off). In the stages
@@ -295,6 +298,56 @@ def solve_pre_endgame(
 
     total = sum(stage.moves for stage in stages)
     done = 0
+
+    def play_stage(pending: list[int], entering: list[int], number: int, stage: Stage) -> None:
+        """Search the candidates ``pending`` at ``stage``; ``entering``: every candidate of
+        the stage (for the best one so far, which a candidate of the last stage that can no
+        longer rank above it is cut off at)."""
+        nonlocal done
+        last = number == len(stages)
+        # In the last stage each candidate first has a turn of ROUND_START seconds, then
+        # those not finished go on without one: one whose endgames take minutes does not
+        # hold up another's that take a second (which then ranks, with exact figures, if
+        # the time runs out, and may cut the slow one off). What a turn settled is kept.
+        # (One turn only: a search cut by a turn's end starts again from nothing, and
+        # turns doubling each round cost up to 2.4 times the time on bench positions.)
+        turn = ROUND_START if last else None
+        while pending:
+            waiting: list[int] = []
+            for i in pending:
+                known = finished.get(i)
+                if known is not None and known.proven:  # exact already: deeper changes nothing
+                    finished[i] = dataclasses.replace(known, stage=number)
+                else:
+                    beaten = None
+                    if last and not exhaustive and known is not None:
+                        beaten = _beaten(finished, wins_exact, entering, number, len(stages), i, known, stage)
+                    alone = not waiting and i == pending[-1]  # (no other to give the time to)
+                    search.round_end = None if turn is None or alone else time.perf_counter() + turn
+                    try:
+                        evaluated = search.evaluate(
+                            candidates[i], rack, unseen, opponent_size, spread, scoreless, draws, beaten
+                        )
+                    except _RoundOver:
+                        waiting.append(i)
+                        continue
+                    finally:
+                        search.round_end = None
+                    if isinstance(evaluated, Fraction):  # it cannot rank above this stage's best
+                        assert known is not None  # (the stage before's figures, and the most it can win)
+                        finished[i] = dataclasses.replace(known, cut_off=True, wins_at_most=float(evaluated))
+                    else:
+                        found, wins_exact[i] = evaluated
+                        found = dataclasses.replace(found, stage=number, plies=stage.plies)
+                        if search.first_win and known is not None:  # (who wins is settled; the spread estimated)
+                            found = dataclasses.replace(found, spread_mean=known.spread_mean, spread_exact=False)
+                        finished[i] = found
+                done += 1
+                if progress is not None:
+                    progress(done, total, finished[i])
+            pending = waiting
+            turn = None
+
     try:
         for number, stage in enumerate(stages, 1):
             entering = list(range(len(candidates))) if number == 1 else ranked()[: stage.moves]
@@ -309,49 +362,16 @@ def solve_pre_endgame(
                         progress(done, total, found)
                 continue
             search.first_win = stage.first_win
-            last = number == len(stages)
-            # In the last stage each candidate first has a turn of ROUND_START seconds, then
-            # those not finished go on without one: one whose endgames take minutes does not
-            # hold up another's that take a second (which then ranks, with exact figures, if
-            # the time runs out, and may cut the slow one off). What a turn settled is kept.
-            # (One turn only: a search cut by a turn's end starts again from nothing, and
-            # turns doubling each round cost up to 2.4 times the time on bench positions.)
-            pending, turn = list(entering), ROUND_START if last else None
-            while pending:
-                waiting: list[int] = []
-                for i in pending:
-                    known = finished.get(i)
-                    if known is not None and known.proven:  # exact already: deeper changes nothing
-                        finished[i] = dataclasses.replace(known, stage=number)
-                    else:
-                        beaten = None
-                        if last and not exhaustive and known is not None:
-                            beaten = _beaten(finished, wins_exact, entering, number, len(stages), i, known, stage)
-                        alone = not waiting and i == pending[-1]  # (no other to give the time to)
-                        search.round_end = None if turn is None or alone else time.perf_counter() + turn
-                        try:
-                            evaluated = search.evaluate(
-                                candidates[i], rack, unseen, opponent_size, spread, scoreless, draws, beaten
-                            )
-                        except _RoundOver:
-                            waiting.append(i)
-                            continue
-                        finally:
-                            search.round_end = None
-                        if isinstance(evaluated, Fraction):  # it cannot rank above this stage's best
-                            assert known is not None  # (the stage before's figures, and the most it can win)
-                            finished[i] = dataclasses.replace(known, cut_off=True, wins_at_most=float(evaluated))
-                        else:
-                            found, wins_exact[i] = evaluated
-                            found = dataclasses.replace(found, stage=number, plies=stage.plies)
-                            if search.first_win and known is not None:  # (who wins is settled; the spread estimated)
-                                found = dataclasses.replace(found, spread_mean=known.spread_mean, spread_exact=False)
-                            finished[i] = found
-                    done += 1
-                    if progress is not None:
-                        progress(done, total, finished[i])
-                pending = waiting
-                turn = None
+            play_stage(list(entering), entering, number, stage)
+            if number == len(stages) and not exhaustive:
+                # A move dropped by an earlier stage whose estimate wins more draws than the
+                # last stage's best wins exactly is searched there too (cut off as soon as it
+                # cannot rank above the best): the estimate that dropped it was beaten.
+                while promoted := _outranking(finished, entering, ranked()):
+                    entering += promoted
+                    total += len(promoted)
+                    stages = (*stages[:-1], dataclasses.replace(stage, moves=len(entering)))
+                    play_stage(promoted, entering, number, stage)
             if all(finished[i].proven for i in entering):
                 break  # every survivor is exact: no deeper stage can change the ranking
     except _OutOfTime:
@@ -360,6 +380,13 @@ def solve_pre_endgame(
         stopped = INTERRUPTED
         raise PegStopped(result()) from None
     return result()
+
+
+def _outranking(finished: dict[int, PegCandidate], entering: list[int], ranked: list[int]) -> list[int]:
+    """The candidates an earlier stage dropped (not in ``entering``, the last stage's) whose
+    estimate wins more draws than the best of the last stage (first of ``ranked``) won."""
+    best = finished[ranked[0]]
+    return [i for i in ranked if i not in entering and not finished[i].proven and shown_wins(finished[i]) > best.wins]
 
 
 def _beaten(
@@ -390,10 +417,23 @@ def _beaten(
 
 def rank_key(candidate: PegCandidate, index: int, stages: int) -> tuple[int, float, float, int]:
     """The order of the results: the deepest stage first, a proven candidate counting as
-    the last stage's (its figures are exact, however early); then win rate and mean spread;
-    ties in equity order (``index``)."""
+    the last stage's (its figures are exact, however early); then win rate (a move cut off:
+    no more than the most it could still win) and mean spread; ties in equity order
+    (``index``)."""
     depth = stages if candidate.proven else candidate.stage
-    return (-depth, -candidate.win_rate, -candidate.spread_mean, index)
+    return (-depth, -shown_win_rate(candidate), -candidate.spread_mean, index)
+
+
+def shown_wins(candidate: PegCandidate) -> float:
+    """The wins to show and rank a candidate by: its own, but for a move cut off no more
+    than the most it could still win when it was (the stage before's estimate may be more)."""
+    if candidate.cut_off and candidate.wins_at_most is not None:
+        return min(candidate.wins, candidate.wins_at_most)
+    return candidate.wins
+
+
+def shown_win_rate(candidate: PegCandidate) -> float:
+    return shown_wins(candidate) / candidate.draws if candidate.cut_off else candidate.win_rate
 
 
 def stage_plan(

@@ -133,7 +133,8 @@ def test_json_gives_each_move_over_every_draw(za_world):
     # cut off once it lost the bag-Z draw: at most the 2 Es' draws left, as many as ZA won
     assert (second["wins_at_most"], first["wins_at_most"]) == (2, None)
     table = " ".join(run([*za_world(), "--spread", "-5"]).stdout.split())
-    assert "│ 2 │ pass │ 0 │ ≤2/3 │ ≤66.7% │" in table and "2. pass: cut off, at most 2 of the 3 draws won" in table
+    # (the estimate, 0 of 3, is less than that most: shown as it is)
+    assert "│ 2 │ pass │ 0 │ 0/3 │ 0.0% │" in table and "2. pass: loses whatever the bag holds" in table
     assert "│ greedy play-outs, │" in table and "│ cut off │" in table  # (the column wraps)
     assert "cut off: the last stage stopped searching the move once it could no longer rank above #1" in table
 
@@ -368,3 +369,23 @@ def test_a_phony_taken_back_just_before_shows_its_tiles_to_peg_and_sim(tmp_path)
     # the turn before, p2's own, shows nothing
     before = json.loads(run([str(record), "--turn", "2", "--rack", "EZ", *rest, "--json"]).stdout)
     assert before["opponent_rack"] is None
+
+
+def test_a_move_cut_off_below_its_estimate_shows_the_most_it_could_win(at_world, monkeypatch):
+    """Every greedy estimate says 3 of 3 (tests/lookahead/test_peg.py's inflate_greedy):
+    from -40 the best wins 2, and the moves cut off below their estimate of 3 show ≤ the
+    most they could still win, in the table and in the list by bag."""
+    from lookahead.test_peg import inflate_greedy
+
+    inflate_greedy(monkeypatch)
+    args = [*at_world[:-2], "--spread", "-40"]
+    data = json.loads(run([*args, "--json"]).stdout)
+    cut = [m for m in data["moves"] if m["cut_off"] and m["wins"] > m["wins_at_most"]]
+    assert data["moves"][0]["wins"] == 2 and len(cut) == 2  # (the greedy stage's, estimated 3 of 3)
+    assert all(m["wins"] == 3 and m["wins_at_most"] <= 2 for m in cut)
+    assert data["stages"][-1]["moves"] == 4  # (the two the greedy stage dropped, searched too)
+    text = " ".join(run(args).stdout.split())
+    for m in cut:
+        most = f"{m['wins_at_most']:g}"
+        assert f"│ {m['rank']} │ {m['move']} │ {m['score']} │ ≤{most}/3 │" in text
+        assert f"{m['rank']}. {m['move']}: cut off, at most {most} of the 3 draws won" in text

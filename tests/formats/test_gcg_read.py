@@ -405,6 +405,24 @@ def test_a_play_taken_back_shows_its_tiles_to_the_other_player():
     assert load(DATA / "only_withdrawn.gcg").shown_tiles(2) is None
 
 
+def test_shown_tiles_skip_a_time_penalty_and_not_the_withdrawers_own_move():
+    """A time penalty between the line taking the phony back and bob's move does not hide
+    alice's tiles from bob; a record where alice moves again right after shows them to no
+    one (she is not her own opponent)."""
+    text = (ROOT / "boards" / "example.gcg").read_text()
+    penalty = text.replace(">alice: CEEINST -- -75 81\n", ">alice: CEEINST -- -75 81\n>alice: CEEINST (time) -10 71\n")
+    record = read_gcg(penalty, SCRABBLE, "penalty.gcg", None, "kjxqz")
+    assert [t.kind for t in record.turns[7:10]] == ["withdrawn", "time", "play"]
+    assert record.shown_tiles(10)[0] == parse_rack("CEEINST", 7)  # bob's HAE, after the penalty
+    assert record.shown_tiles(9) is None  # (the penalty's line is alice's own)
+    again = text.replace(">alice: CEEINST 8J INSECT +37 118\n", "", 1).replace(
+        ">bob: AEEHIII M3 HAE +26 82\n", ">alice: CEEINST 8J INSECT +37 118\n>bob: AEEHIII M3 HAE +26 82\n", 1
+    )
+    record = read_gcg(again, SCRABBLE, "again.gcg", None, "kjxqz")
+    assert (record.turns[8].player, record.turns[8].word) == (0, "INSECT")
+    assert record.shown_tiles(9) is None and record.shown_tiles(10) is None
+
+
 def test_a_play_taken_back_with_the_bag_nearly_empty_keeps_its_rack():
     """p2's phony UNIR draws the bag's last tile and is taken back: the line taking it back
     gives the rack it was played from (7 tiles), as the player holds again; no warning."""

@@ -839,7 +839,7 @@ def test_known_tiles_weigh_the_greedy_pass_over_the_deals_that_give_them(engine)
     [
         ("ZZ", "the opponent's rack holds 2 Z, but only 1 is unseen"),
         ("Q", "the opponent's rack holds 1 Q, but only 0 are unseen"),
-        ([1] * 27, "the opponent's rack has 27 tiles; its rack holds 2"),
+        ([1] * 27, "the opponent's rack has 27 tiles; it holds at most 2"),
         ([0] * 26, "the opponent's rack must be 27 counts of at least 0"),
         ([-1] + [0] * 26, "the opponent's rack must be 27 counts of at least 0"),
     ],
@@ -849,3 +849,52 @@ def test_known_tiles_that_cannot_be_the_opponents_are_refused(za, known, message
     counts = parse_rack(known, 7) if isinstance(known, str) else known
     with pytest.raises(InputError, match=message):
         solve_pre_endgame(ZA_BOARD, parse_rack("ZE", 2), gaddag, rules, opponent_rack=counts)
+
+
+def inflate_greedy(monkeypatch) -> None:
+    """Make the greedy stage say every move wins every draw (its spreads kept): its ranking
+    then drops moves on spread alone, whatever they win."""
+    from solver_cli.lookahead import peg
+
+    greedy = peg._Search.greedy
+
+    def optimistic(self, *args):
+        found = greedy(self, *args)
+        return [
+            dataclasses.replace(c, wins=float(c.draws), win_rate=1.0, by_bag=tuple(
+                dataclasses.replace(o, wins=float(o.draws)) for o in c.by_bag
+            ))
+            for c in found
+        ]  # fmt: skip
+
+    monkeypatch.setattr(peg._Search, "greedy", optimistic)
+
+
+@pytest.mark.parametrize("spread", [-40, -20, -10, -5, 0, 3, 10])
+def test_a_dropped_move_whose_estimate_beats_the_best_is_searched_too(engine, spread, monkeypatch):
+    """Every greedy estimate wins every draw: whenever the last stage's best loses one, each
+    move the greedy stage dropped is searched in the last stage too (and cut off as soon as
+    it cannot rank above the best); no move left out estimates more wins than the best, which
+    here wins as many draws as the exhaustive search's best."""
+    gaddag, rules = at_world()
+    rack = parse_rack("XT", 2)
+    full = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4, exhaustive=True)
+    exact = {c.move: c.wins for c in full.candidates}
+    inflate_greedy(monkeypatch)
+    staged = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=spread, top=4)
+    best = staged.candidates[0]
+    assert best.wins == max(exact.values()) and best.stage == len(staged.stages)
+    last = len(staged.stages)
+    entered = [c for c in staged.candidates if c.stage == last or c.cut_off]
+    assert staged.stages[-1].moves == len(entered) >= 2
+    if best.wins < best.draws:  # the 2 moves the greedy stage dropped entered the last stage too
+        assert len(entered) == 4 and all(c.stage != 1 for c in staged.candidates if c not in entered)
+    else:  # nothing was promoted past a best that wins every draw
+        assert len(entered) == 2
+    for c in staged.candidates:
+        if c.cut_off:
+            assert exact[c.move] <= c.wins_at_most <= best.wins, c.move
+        elif c.stage == last:
+            assert c.wins == exact[c.move], c.move
+        else:  # left out: its estimate no better than the best's exact wins
+            assert c.wins <= best.wins, c.move
