@@ -320,13 +320,13 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
     print_wrapped(out, f"Opponent model: {MODEL_PHRASES[result.model]}")
     table = Table(header_style="bold")
     table.add_column("#", justify="right")
-    table.add_column("Move")
-    table.add_column("Score", justify="right")
-    table.add_column("Wins", justify="right")
-    table.add_column("Win %", justify="right")
-    table.add_column("Spread", justify="right")
+    table.add_column("Move", overflow="fold")
+    table.add_column("Score", justify="right", no_wrap=True)  # (figures are never cut)
+    table.add_column("Wins", justify="right", no_wrap=True)
+    table.add_column("Win %", justify="right", no_wrap=True)
+    table.add_column("Spread", justify="right", no_wrap=True)
     table.add_column("Endgames", justify="right")
-    table.add_column("Searched")
+    table.add_column("Searched", overflow="fold")
     for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
         # a move cut off below its estimate: the most the last stage left it, marked ≤
         bounded = "≤" if shown_wins(c) < c.wins else ""
@@ -354,7 +354,8 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
             else:
                 print_wrapped(out, f"  {rank}. {text}: {bag_text(c)}")
     if len(result.stages) > 1:
-        print_wrapped(out, "Stages: " + "; ".join(stage_text(s.plies, s.moves, s.first_win) for s in result.stages))
+        stages = "; ".join(stage_text(s.plies, s.moves, s.first_win) for s in result.stages)
+        print_wrapped(out, ("Stages planned: " if result.stopped else "Stages: ") + stages)
     if any(not c.spread_exact for c in result.candidates):
         print_wrapped(
             out, "~: the stage before's estimate, as the last stage settles who wins (--exact-spread: the spread)"
@@ -398,9 +399,9 @@ def bag_text(candidate: PegCandidate) -> str:
 
 def finished_text(result: PegResult) -> str:
     """How far a stopped search got: the moves finished, or in stages the stage reached."""
-    if len(result.stages) > 1 and result.candidates:
-        reached = max(c.stage for c in result.candidates)
-        return f"in stage {reached} of {len(result.stages)}; each move has the figures of the last stage it finished"
+    if len(result.stages) > 1 and result.reached and result.candidates:
+        figures = "each move has the figures of the last stage it finished"
+        return f"in stage {result.reached} of {len(result.stages)}; {figures}"
     return f"{len(result.candidates)} of {result.considered} moves finished"
 
 

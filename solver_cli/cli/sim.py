@@ -70,7 +70,8 @@ from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_CAND
 @click.option(
     "--infer/--no-infer",
     default=None,
-    help="Draw the opponent's racks from what its last play says (default: when a game record's --turn gives it).",
+    help="Draw the opponent's racks from what its last play says (default: when a game record's --turn gives it); "
+    "tiles its phony just taken back showed are its rack either way.",
 )
 @jobs_option("one per iteration")
 @click.option("--seed", type=int, default=None, help="Seed for the draws (default: a random seed, reported).")

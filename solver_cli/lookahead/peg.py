@@ -188,6 +188,7 @@ class PegResult:
     seconds: float
     stages: tuple[Stage, ...] = ()  # the plan; a search stopped early may not reach its end
     opponent_rack: tuple[int, ...] | None = None  # the tiles known to be on the opponent's rack (27 counts; None: none)
+    reached: int = 0  # the stage (from 1) searched last: where a stopped search stopped
 
     @property
     def best(self) -> PegCandidate | None:
@@ -277,6 +278,7 @@ def solve_pre_endgame(
     finished: dict[int, PegCandidate] = {}  # by the candidate's place in equity order
     wins_exact: dict[int, Fraction] = {}  # their wins as searched (not by greedy play-outs), exactly
     stopped: str | None = None
+    reached = 0
 
     def ranked() -> list[int]:
         return sorted(finished, key=lambda i: rank_key(finished[i], i, len(stages)))
@@ -294,6 +296,7 @@ def solve_pre_endgame(
             time.perf_counter() - started,
             stages,
             tuple(held) if any(held) else None,
+            reached,
         )
 
     total = sum(stage.moves for stage in stages)
@@ -350,6 +353,7 @@ def solve_pre_endgame(
 
     try:
         for number, stage in enumerate(stages, 1):
+            reached = number
             entering = list(range(len(candidates))) if number == 1 else ranked()[: stage.moves]
             search.plies = stage.plies
             if stage.plies == GREEDY:
@@ -384,7 +388,9 @@ def solve_pre_endgame(
 
 def _outranking(finished: dict[int, PegCandidate], entering: list[int], ranked: list[int]) -> list[int]:
     """The candidates an earlier stage dropped (not in ``entering``, the last stage's) whose
-    estimate wins more draws than the best of the last stage (first of ``ranked``) won."""
+    estimate wins more draws than the best of the last stage (first of ``ranked``) won. (Not
+    as many and a higher mean spread: the spreads are estimates of different stages, and a
+    move that ties must be searched to its end, at times for minutes.)"""
     best = finished[ranked[0]]
     return [i for i in ranked if i not in entering and not finished[i].proven and shown_wins(finished[i]) > best.wins]
 

@@ -244,16 +244,33 @@ def test_a_stopped_search_names_the_stage_it_reached():
     from solver_cli.cli.peg import finished_text
     from solver_cli.lookahead.peg import GREEDY, PASS_MOVE, PegCandidate, PegResult, Stage
 
-    def result(stages, *reached):
-        moves = tuple(PegCandidate(PASS_MOVE, 0, 3, 0.0, 0.0, 0, False, s, None) for s in reached)
-        return PegResult(moves, "best reply", 1, 3, 3, 0, 5, "time", 1.0, stages)
+    def result(stages, reached, *finished):
+        moves = tuple(PegCandidate(PASS_MOVE, 0, 3, 0.0, 0.0, 0, False, s, None) for s in finished)
+        return PegResult(moves, "best reply", 1, 3, 3, 0, 5, "time", 1.0, stages, None, reached)
 
     staged = (Stage(GREEDY, 5), Stage(1, 3), Stage(None, 2))
-    assert finished_text(result(staged, 2, 2, 1, 1, 1)) == (
-        "in stage 2 of 3; each move has the figures of the last stage it finished"
+    # stopped in stage 3, before any move finished it: the stage searched, not the last finished
+    assert finished_text(result(staged, 3, 2, 2, 2, 1, 1)) == (
+        "in stage 3 of 3; each move has the figures of the last stage it finished"
     )
-    assert finished_text(result(staged)) == "0 of 5 moves finished"
-    assert finished_text(result((Stage(None, 5),), 1, 1)) == "2 of 5 moves finished"
+    assert finished_text(result(staged, 1)) == "0 of 5 moves finished"
+    assert finished_text(result((Stage(None, 5),), 1, 1, 1)) == "2 of 5 moves finished"
+
+
+def test_a_search_stopped_in_the_last_stage_says_so(za_world, monkeypatch):
+    """The time limit runs out in the last stage's first endgame: the moves keep the greedy
+    stage's figures, and the output names stage 2 (where it stopped) and the stages planned."""
+    from solver_cli.lookahead import peg
+
+    def out_of_time(*args, **kwargs):
+        raise peg._OutOfTime
+
+    monkeypatch.setattr(peg._Search, "evaluate", out_of_time)
+    data = json.loads(run([*za_world(), "--json"]).stdout)
+    assert data["stopped"] == "time" and all(m["stage"] == 1 for m in data["moves"])
+    text = " ".join(run(za_world()).stdout.split())
+    assert "Stages planned: 2 moves by greedy play-outs; 2 moves to the end, who wins" in text
+    assert "Stopped by the time limit: in stage 2 of 2; each move has the figures of the last stage" in text
 
 
 def test_a_cgp_position_gives_the_spread_and_the_scoreless_turns(za_world, tmp_path):
