@@ -152,10 +152,34 @@ def rack_counts(rack: str | None, position: LoadedPosition, rack_size: int, rule
     from solver_cli.engine.alphabet import parse_rack
 
     refuse_empty_rack(rack)
+    not_a_move = non_move_turn(position)
+    if not_a_move is not None:  # (a rack given would solve a position no player moves from)
+        raise click.UsageError(not_a_move)
     given = rack if rack is not None else position.rack
     if given is None:
         raise click.UsageError(f"Missing option '--rack': {no_rack_reason(position, rules_name)}")
     return parse_rack(given, rack_size)
+
+
+def non_move_turn(position: LoadedPosition) -> str | None:
+    """For a game record's turn whose line is no move (a challenge bonus, a phony taken
+    back, end-of-game points), what it is and where the next move is; else None."""
+    game, turn = position.game, position.turn
+    if game is None or turn is None or turn > len(game.turns):
+        return None
+    at = game.turns[turn - 1]
+    what = {
+        "challenge": "a challenge bonus",
+        "out": "the points for going out",
+        "penalty": "a rack penalty at the end",
+        "time": "a time penalty",
+        "withdrawn": "a withdrawn phony",
+    }.get(at.kind)
+    if what is None:
+        return None
+    after = next((t.number for t in game.turns[turn:] if t.kind in ("play", "exchange", "pass")), None)
+    then = f"the next move is turn {after}" if after is not None else "no move follows it"
+    return f"turn {turn} of {position.name} (line {at.line}) is {what}, not a move: it has no rack to solve ({then})"
 
 
 def no_rack_reason(position: LoadedPosition, rules_name: str) -> str:
@@ -166,15 +190,6 @@ def no_rack_reason(position: LoadedPosition, rules_name: str) -> str:
     if turn > len(game.turns):
         return f"{position.name} gives no rack for the position after its last turn (#rack1 / #rack2)"
     at = game.turns[turn - 1]
-    what = {
-        "challenge": "a challenge bonus",
-        "out": "the points for going out",
-        "penalty": "a rack penalty at the end",
-        "time": "a time penalty",
-        "withdrawn": "a withdrawn phony",
-    }.get(at.kind)
-    if what is not None:
-        return f"turn {turn} of {position.name} (line {at.line}) is {what}, not a move: it has no rack to solve"
     if at.rack is None:
         return f"turn {turn} of {position.name} (line {at.line}) does not give the player's rack"
     # (The tiles a player holds are counted by the rule set's tile set: under other rules

@@ -281,6 +281,11 @@ def bad_input(result) -> str:
             ["solve", EXAMPLE_GCG, "--turn", "29"],
             "turn 29 of boards/example.gcg (line 37) is the points for going out, not a move",
         ),
+        (  # (a rack given does not make the line a move: the phony is still on the board there)
+            ["peg", EXAMPLE_GCG, "--turn", "8", "--rack", "AEIOU"],
+            "Error: turn 8 of boards/example.gcg (line 15) is a withdrawn phony, not a move: it has no rack to solve "
+            "(the next move is turn 9)",
+        ),
         (["solve"], "Missing argument 'BOARD'"),
         (["solve", MIDGAME, "--rack", "A", "--bogus"], "No such option '--bogus'"),
         (["hooks", "--rack", "ST", "CARE"], "--rack applies only with --letter"),
