@@ -186,7 +186,9 @@ class PegResult:
     considered: int  # candidates to evaluate (the pass included)
     stopped: str | None  # TIME or INTERRUPTED when some candidates were not finished
     seconds: float
-    stages: tuple[Stage, ...] = ()  # the plan; a search stopped early may not reach its end
+    # The plan (a search stopped early may not reach its end); the last stage's moves count
+    # those that entered it, moves an earlier stage dropped and searched again included
+    stages: tuple[Stage, ...] = ()
     opponent_rack: tuple[int, ...] | None = None  # the tiles known to be on the opponent's rack (27 counts; None: none)
     reached: int = 0  # the stage (from 1) searched last: where a stopped search stopped
 
