@@ -409,6 +409,7 @@ def turn_json(review: TurnReview, game: GameRecord) -> dict[str, object]:
             "iterations": simulated.iterations,
             "stopped": simulated.stopped,
             "seconds": round(simulated.seconds, 3),
+            "opponent_rack": simulated.opponent_rack,
         }
     return out
 

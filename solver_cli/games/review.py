@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from operator import neg
 
-from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack
+from solver_cli.engine.alphabet import BLANK, BLANK_BIT, LETTER_MASK, parse_rack, rack_text
 from solver_cli.engine.board import Board
 from solver_cli.engine.gaddag import Gaddag
 from solver_cli.engine.history import GameRecord, GameTurn
@@ -144,6 +144,7 @@ class SimVerdict:
     iterations: int
     stopped: str | None  # why the simulation ended (``lookahead.sim.REASONS``)
     seconds: float
+    opponent_rack: str | None = None  # the opponent's tiles its phony, just taken back, showed (played against)
 
 
 @dataclass(frozen=True)
@@ -677,6 +678,7 @@ def simulate_turn(
         iterations=result.iterations,
         stopped=result.stopped,
         seconds=result.seconds,
+        opponent_rack=None if known is None else rack_text(known),
     )
 
 

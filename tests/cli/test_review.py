@@ -544,6 +544,9 @@ def test_review_sim_plays_against_the_tiles_a_phony_taken_back_showed(runner, mo
     assert 9 in {t["turn"] for t in data["turns"] if "sim" in t}
     assert seen.pop(tuple(parse_rack("AEEHIII", 7))) == parse_rack("CEEINST", 7)
     assert seen and all(known is None for known in seen.values())
+    # the JSON says which turn played against shown tiles
+    shown = {t["turn"]: t["sim"]["opponent_rack"] for t in data["turns"] if "sim" in t}
+    assert shown.pop(9) == "CEEINST" and set(shown.values()) == {None}
 
 
 @python_engine_in_soak()
