@@ -39,6 +39,22 @@ def bag_text(bag) -> str:
     return "".join("?" if code == 0 else chr(64 + code) for code, n in enumerate(bag) for _ in range(n))
 
 
+def move_then_endgame(board, rack, move, unseen: str, bag_tile: str, gaddag, rules) -> int:
+    """On a 5x5 board: ``move``'s score less the exact endgame after it, by the plain
+    reference, when the bag holds ``bag_tile`` (which the mover draws) and the opponent the
+    rest of ``unseen``."""
+    opponent = parse_rack(unseen.replace(bag_tile, "", 1), 2)
+    squares = list(board.squares)
+    left = list(rack)
+    for k, code in enumerate(move.codes):
+        i = (move.start + k) * 5 + move.line if move.down else move.line * 5 + move.start + k
+        if not squares[i]:
+            squares[i] = code
+            left[code & 31 if code < 32 else 0] -= 1
+    left[CODE[bag_tile]] += 1
+    return move.score - minimax(Board(5, 5, squares), opponent, left, gaddag, rules)
+
+
 def tiny_rules(tiles: str, rack_size: int = 2):
     """Scrabble's values on a 5x5 board whose bag holds exactly ``tiles``."""
     counts = [0] * 27
@@ -128,17 +144,7 @@ def test_candidates_that_empty_the_bag_match_minimax_over_every_split(za, engine
         total = 0
         by_bag = {}
         for bag_tile in unseen:  # one draw per unseen tile (all distinct here)
-            opponent = parse_rack(unseen.replace(bag_tile, "", 1), 2)
-            squares = list(board.squares)
-            left = list(rack)
-            for k, code in enumerate(c.move.codes):
-                i = (c.move.start + k) * 5 + c.move.line if c.move.down else c.move.line * 5 + c.move.start + k
-                if not squares[i]:
-                    squares[i] = code
-                    left[code & 31 if code < 32 else 0] -= 1
-            left[CODE[bag_tile]] += 1
-            value = c.move.score - minimax(Board(5, 5, squares), opponent, left, gaddag, rules)
-            final = 3 + value
+            final = 3 + move_then_endgame(board, rack, c.move, unseen, bag_tile, gaddag, rules)
             by_bag[bag_tile] = 1 if final > 0 else 0.5 if final == 0 else 0
             wins += by_bag[bag_tile]
             total += final
@@ -789,16 +795,7 @@ def test_known_tiles_match_minimax_over_the_splits_that_give_them(engine, known)
     for c in plays:
         wins, total = 0.0, 0
         for bag_tile in splits:
-            opponent = parse_rack("ZAI".replace(bag_tile, "", 1), 2)
-            squares = list(AT_BOARD.squares)
-            left = list(rack)
-            for k, code in enumerate(c.move.codes):
-                i = (c.move.start + k) * 5 + c.move.line if c.move.down else c.move.line * 5 + c.move.start + k
-                if not squares[i]:
-                    squares[i] = code
-                    left[code] -= 1
-            left[CODE[bag_tile]] += 1
-            final = 3 + c.move.score - minimax(Board(5, 5, squares), opponent, left, gaddag, rules)
+            final = 3 + move_then_endgame(AT_BOARD, rack, c.move, "ZAI", bag_tile, gaddag, rules)
             wins += 1 if final > 0 else 0.5 if final == 0 else 0
             total += final
         assert (c.wins, c.draws) == (wins, len(splits)), c.move
