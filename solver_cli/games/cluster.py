@@ -13,8 +13,9 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
+import time
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from typing import Any
 
@@ -60,6 +61,9 @@ class DaskCluster:
     """A connection to the scheduler at ``address``, with ``gaddag`` (a future) on every worker.
     InputError if ``distributed`` is missing or the scheduler cannot be reached; after that,
     any failure of the cluster is ``failed(exc)``, a ScrabError."""
+
+    stall_seconds = 120.0  # (a scheduler started before its workers may wait that long for one)
+    poll_seconds = 0.05
 
     def __init__(self, address: str, gaddag: Gaddag):
         address = check_scheduler(address)
@@ -114,19 +118,77 @@ class DaskCluster:
         """``futures`` in the order they finish (Dask's ``as_completed``: more may be added)."""
         return _distributed().as_completed(futures)
 
-    def results(self, completed: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+    def results(self, completed: Any) -> Iterator[tuple[Any, Any]]:
         """(future, result) for each future of ``completed`` (``as_completed``) as it comes;
-        a failure of the cluster is ``failed``."""
+        a failure of the cluster is ``failed``, and so is a stall: tasks waiting while no
+        worker has run any task for ``stall_seconds`` (Dask can lose track of a task, its
+        scheduler counting it as running where no worker runs it, and then waits forever:
+        dask/dask#7543, dask/distributed#4001)."""
+        watch = StallWatch(self.idle, self.stall_seconds, f"the Dask cluster at {self.address}")
         try:
-            for future in completed:
-                yield future, future.result()
+            while not completed.is_empty():
+                if completed.has_ready():
+                    future = next(completed)
+                    watch.progressed()
+                    yield future, future.result()
+                    continue
+                watch.check(completed.count())
+                time.sleep(self.poll_seconds)
         except self.failures as exc:
             raise self.failed(exc) from None
+
+    def idle(self) -> int | None:
+        """How many workers there are, if none of them is running a task now; else None."""
+        try:
+            running = self.client.call_stack()
+            workers = len(self.client.scheduler_info().get("workers", {}))
+        except self.failures as exc:
+            raise self.failed(exc) from None
+        return None if any(running.values()) else workers
 
     def close(self, abort: bool = False) -> None:
         """Disconnect; ``abort``: at once, the tasks still running abandoned."""
         with contextlib.suppress(*self.failures):  # (a cluster already gone: nothing to release)
             self.client.close(timeout=5 if abort else 20)
+
+
+class StallWatch:
+    """Whether tasks have waited ``seconds`` while no worker ran any: ``idle()`` is the number
+    of workers when none is running a task, else None. Asked at most every tenth of
+    ``seconds``; idle at two asks at least ``seconds`` apart, with no task finished between,
+    is a stall (a worker between two tasks is idle for an instant, not for minutes)."""
+
+    def __init__(
+        self,
+        idle: Callable[[], int | None],
+        seconds: float,
+        cluster: str,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.idle, self.seconds, self.cluster, self.clock = idle, seconds, cluster, clock
+        self.asked = clock()
+        self.idle_since: float | None = None
+
+    def progressed(self) -> None:
+        self.idle_since = None
+
+    def check(self, waiting: int) -> None:
+        """ScrabError if the stall has lasted ``seconds``, with ``waiting`` tasks unfinished."""
+        now = self.clock()
+        if now - self.asked < self.seconds / 10:
+            return
+        self.asked = now
+        workers = self.idle()
+        if workers is None:
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = now
+        elif now - self.idle_since >= self.seconds:
+            idle = f"none of its {workers} worker(s) has run one" if workers else "it has had no worker"
+            raise ScrabError(
+                f"{self.cluster} stalled: {waiting} task(s) waiting, but {idle} for "
+                f"{now - self.idle_since:.0f} s (restart its workers or its scheduler)"
+            )
 
 
 # On a Dask worker: the GADDAG's bytes as scattered (the worker hands every task the same

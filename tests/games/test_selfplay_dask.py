@@ -176,3 +176,86 @@ def test_a_dask_worker_dying_mid_match_is_one_line(word_file, tmp_path, monkeypa
     line = failed.stderr.rstrip("\n")
     assert "\n" not in line and "Traceback" not in line
     assert line.startswith(f"Error: the Dask cluster at {cluster.scheduler_address} failed: its scheduler or a worker")
+
+
+class LostTasks:
+    """An ``as_completed`` whose three tasks never finish: what Dask's scheduler shows when it
+    has lost track of them (counted as running where no worker runs them)."""
+
+    def is_empty(self) -> bool:
+        return False
+
+    def has_ready(self) -> bool:
+        return False
+
+    def count(self) -> int:
+        return 3
+
+
+def test_tasks_waiting_on_idle_workers_are_a_stall_not_a_wait_forever(small_gaddag, scheduler):
+    from solver_cli.errors import ScrabError
+    from solver_cli.games.cluster import DaskCluster
+
+    cluster = DaskCluster(scheduler, small_gaddag)
+    cluster.stall_seconds = 1.0
+    try:
+        with pytest.raises(ScrabError) as stalled:
+            list(cluster.results(LostTasks()))
+    finally:
+        cluster.close()
+    message = str(stalled.value)
+    assert message.startswith(f"the Dask cluster at {scheduler} stalled: 3 task(s) waiting, but none of its 2 ")
+    assert "\n" not in message
+
+
+def test_a_task_running_longer_than_the_stall_time_is_no_stall(small_gaddag, scheduler):
+    import time
+
+    from solver_cli.games.cluster import DaskCluster
+
+    cluster = DaskCluster(scheduler, small_gaddag)
+    cluster.stall_seconds = 1.5
+    try:
+        futures = cluster.as_completed([cluster.submit(time.sleep, 4.0), cluster.submit(time.sleep, 0.1)])
+        assert [result for _, result in cluster.results(futures)] == [None, None]
+    finally:
+        cluster.close()
+
+
+def test_the_stall_watch_needs_idle_workers_for_its_whole_time():
+    """Unit: idle at two asks ``seconds`` apart with nothing finished between is a stall; a
+    busy ask, or a task finished, starts the time again; asks are spaced a tenth apart."""
+    from solver_cli.errors import ScrabError
+    from solver_cli.games.cluster import StallWatch
+
+    now = [0.0]
+    answers: list[int | None] = []
+    asked: list[float] = []
+
+    def idle() -> int | None:
+        asked.append(now[0])
+        return answers.pop(0)
+
+    watch = StallWatch(idle, 100.0, "the Dask cluster at tcp://h:1", clock=lambda: now[0])
+
+    def at(time: float, answer: int | None = None) -> None:
+        now[0] = time
+        answers[:] = [answer]
+        watch.check(5)
+
+    at(5)  # too soon to ask
+    at(10, 2)  # idle from 10 ...
+    at(60, None)  # ... but busy at 60: the time starts again
+    at(70, 2)
+    at(165, 2)  # 95 s idle: not yet
+    watch.progressed()  # a task finished: again
+    at(200, 2)
+    at(299, 2)
+    stalled = r"^the Dask cluster at tcp://h:1 stalled: 5 task\(s\) waiting, but none of its 2 worker\(s\) has run one"
+    with pytest.raises(ScrabError, match=stalled + " for 109 s "):
+        at(309, 2)  # (not at 300: 1 s after the last ask)
+    assert asked == [10, 60, 70, 165, 200, 299, 309]
+    watch = StallWatch(idle, 100.0, "the Dask cluster at tcp://h:1", clock=lambda: now[0])
+    at(320, 0)
+    with pytest.raises(ScrabError, match=r"5 task\(s\) waiting, but it has had no worker for 100 s "):
+        at(420, 0)
