@@ -631,6 +631,9 @@ def print_review(
         )
     if budget is not None:
         print_wrapped(out, sim_note(budget))
+        shown = [(r.turn.number, r.sim.opponent_rack) for r in result.turns if r.sim and r.sim.opponent_rack]
+        if shown:
+            print_wrapped(out, shown_note(shown))
 
     # One column per player and a row per figure: narrow at any width, however many figures.
     figures = _Column("")
@@ -678,12 +681,24 @@ def _sim_cells(r: TurnReview, rank: _Column, best: _Column, lost: _Column) -> tu
             column.add("-")
         return "", "", ""
     best_text = f"{simulated.best.text} {simulated.best_mean:.1f}"
-    rank_text = f"{simulated.rank}/{simulated.candidates}"
+    rank_text = f"{simulated.rank}/{simulated.candidates}" + (SHOWN_MARK if simulated.opponent_rack else "")
     lost_text = f"{simulated.lost:.1f}" if simulated.lost else "-"
     rank.add(rank_text)
     best.add(best_text, best_text)
     lost.add(lost_text)
     return f"sim best {best_text}", rank_text, lost_text
+
+
+# A simulation played against the tiles the opponent's phony showed (the Sim column's rank).
+SHOWN_MARK = "*"
+
+
+def shown_note(shown: list[tuple[int, str]]) -> str:
+    turns = "; ".join(f"turn {number}: {tiles}" for number, tiles in shown)
+    return (
+        f"{SHOWN_MARK} Simulated against the tiles the opponent's phony, taken back just before, showed on its "
+        f"rack ({turns}); any other tiles it held drawn from the unseen ones."
+    )
 
 
 def sim_note(budget: SimBudget) -> str:

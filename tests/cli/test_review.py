@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -547,6 +548,18 @@ def test_review_sim_plays_against_the_tiles_a_phony_taken_back_showed(runner, mo
     # the JSON says which turn played against shown tiles
     shown = {t["turn"]: t["sim"]["opponent_rack"] for t in data["turns"] if "sim" in t}
     assert shown.pop(9) == "CEEINST" and set(shown.values()) == {None}
+    # ... and so does the text: turn 9's Sim rank marked, and a note saying with what
+    options = ["--sim", "--player", "bob", "--sim-iterations", "2", "--seed", "1"]
+    text = runner.invoke(cli, ["review", EXAMPLE, *options], env={"COLUMNS": "200"}).stdout
+    ranks = {t["turn"]: f"{t['sim']['rank']}/{t['sim']['candidates']}" for t in data["turns"] if "sim" in t}
+    rows = {int(line.split()[1]): line for line in text.splitlines() if re.match(r"│ +\d+ bob ", line)}
+    assert set(rows) == set(ranks)
+    for number, row in rows.items():
+        assert f" {ranks[number]}{'*' if number == 9 else ''} " in row
+        assert ("* " in row) == (number == 9)
+    note = " ".join(text.split())
+    assert "* Simulated against the tiles the opponent's phony, taken back just before, showed" in note
+    assert "showed on its rack (turn 9: CEEINST); any other tiles" in note
 
 
 @python_engine_in_soak()
