@@ -330,12 +330,14 @@ def console(stderr: bool = False, record: bool = False) -> Console:
     return _console_class()(stderr=stderr, markup=False, emoji=False, highlight=False, record=record)
 
 
-def print_wrapped(out: Console, text: str, style: str = "") -> None:
+def print_wrapped(out: Console, text: str, style: str = "", indent: int = 0) -> None:
     """``text`` wrapped between words to the console's width, no line ending in a space
-    (Rich's own wrapping leaves the space it breaks at)."""
+    (Rich's own wrapping leaves the space it breaks at), the lines after the first
+    ``indent`` spaces in (under a numbered item's text)."""
     import textwrap
 
-    for line in textwrap.wrap(text, max(out.width, 20), break_on_hyphens=False) or [""]:
+    width = max(out.width, 20 + indent)
+    for line in textwrap.wrap(text, width, break_on_hyphens=False, subsequent_indent=" " * indent) or [""]:
         out.print(line, style=style or None, soft_wrap=True)
 
 

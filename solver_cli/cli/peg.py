@@ -348,11 +348,13 @@ def print_result(result: PegResult, texts: list[str], rack: str, name: str) -> N
             out, f"By the {'tile' if result.bag == 1 else 'tiles'} in the bag (as exact as the Searched column says):"
         )
         for rank, (c, text) in enumerate(zip(result.candidates, texts, strict=True), 1):
+            item = f"  {rank}. "
             if shown_wins(c) < c.wins:  # (cut off below the estimate the list would show)
                 most = f"{shown_wins(c):,.1f}".removesuffix(".0")
-                print_wrapped(out, f"  {rank}. {text}: cut off, at most {most} of the {c.draws:,} draws won")
+                line = f"{item}{text}: cut off, at most {most} of the {c.draws:,} draws won"
             else:
-                print_wrapped(out, f"  {rank}. {text}: {bag_text(c)}")
+                line = f"{item}{text}: {bag_text(c)}"
+            print_wrapped(out, line, indent=len(item))
     if len(result.stages) > 1:
         stages = "; ".join(stage_text(s.plies, s.moves, s.first_win) for s in result.stages)
         print_wrapped(out, ("Stages planned: " if result.stopped else "Stages: ") + stages)

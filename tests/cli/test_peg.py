@@ -150,6 +150,15 @@ def test_the_table_names_the_opponent_model(za_world):
         "By the tile in the bag (as exact as the Searched column says): 1. A2 Z(A): wins with E×2; loses with Z "
         "2. pass: loses whatever the bag holds" in text
     )
+    # on a narrow terminal an item's lines after its first are indented under its text
+    narrow = CliRunner().invoke(cli, ["peg", *za_world(), "--spread", "-5", "--exact-spread"], env={"COLUMNS": "24"})
+    items = narrow.stdout[narrow.stdout.index("By the tile") :].split("\n")
+    first = next(k for k, line in enumerate(items) if line.startswith("  1. "))
+    assert items[first : first + 3] == [
+        "  1. A2 Z(A): wins with",
+        "     E×2; loses with Z",
+        "  2. pass: loses whatever",
+    ]
     tie = " ".join(run([*za_world(), "--spread", "-2", "--exact-spread"]).stdout.split())
     assert "1. A2 Z(A): wins with E×2; 50% with Z" in tie  # (bag Z: +2 from -2, a tie)
     ahead = " ".join(run([*za_world(), "--spread", "5", "--exact-spread"]).stdout.split())
