@@ -247,6 +247,12 @@ class EndgameReport:
             return self.setting.names[side]
         return ("you", "opponent")[side]
 
+    def possessive(self, side: int) -> str:
+        """Whose, before a rack: "alice's", or "your" and "the opponent's" without names."""
+        if self.setting.names is not None:
+            return f"{self.setting.names[side]}'s"
+        return ("your", "the opponent's")[side]
+
     def running(self, gained: tuple[int, int]) -> tuple[int, int]:
         start = self.setting.scores
         return (start[0] + gained[0], start[1] + gained[1])
@@ -367,7 +373,7 @@ def print_report(report: EndgameReport, out: Console) -> None:
     me, them = report.name(0), report.name(1)
     print_wrapped(
         out,
-        f"Endgame: {me} to move with {report.rack_shown} against {them}'s {rack_text(report.opponent)}"
+        f"Endgame: {me} to move with {report.rack_shown} against {report.possessive(1)} {rack_text(report.opponent)}"
         f"  ({report.rules.name}, {report.lexicon})",
     )
     if report.setting.scoreless:
@@ -405,7 +411,7 @@ def print_report(report: EndgameReport, out: Console) -> None:
         # The one who went out first: the other's tiles are what both adjustments count.
         for side in (e.side, 1 - e.side) if e.side is not None else (0, 1):
             if e.reason == "out" and side == e.side:
-                what = f"went out: {report.name(1 - side)}'s {rack_text(racks[1 - side])}"
+                what = f"went out: {report.possessive(1 - side)} {rack_text(racks[1 - side])}"
             elif not any(racks[side]):
                 continue
             else:

@@ -203,6 +203,12 @@ def test_a_board_file_starts_the_scores_from_zero(tiny, world, tmp_path):
     assert out["scores"] == [0, 0] and out["players"] == ["you", "opponent"]
     final = out["ending"]["scores"]
     assert final[0] - final[1] == value
+    # without names the racks are "your" and "the opponent's"
+    text = ok("endgame", path, *options(tiny), "--rack", "QEA").stdout
+    assert "Endgame: you to move with AEQ against the opponent's AT" in text
+    assert out["ending"]["reason"] == "out"
+    assert re.search(r"│ went out: (your|the opponent's) [A-Z?]+ +│", text), text
+    assert "you's" not in text
 
 
 def test_scoreless_turns_in_a_row_come_from_the_record(tiny, world):
