@@ -341,7 +341,7 @@ def review_turn(
             return TurnReview(
                 turn,
                 False,
-                f"the bag is empty yet {unseen} tiles are unseen: the record holds more tiles than the "
+                f"the bag is empty yet {unseen} tiles are unseen: the record's tiles do not fit the "
                 f"{rules.name} set",
             )
     valuation = turn_valuation(board, rack, turn, rules, leaves)

@@ -207,7 +207,7 @@ def test_review_of_a_record_holding_more_tiles_than_the_set(runner, tmp_path):
     record = tmp_path / "overfull.gcg"
     record.write_text("\n".join(lines) + "\n", encoding="utf-8")
     args = ["review", str(record), "--rules", str(tmp_path / "dear.toml"), "--lexicon", "kjxqz"]
-    reason = "the bag is empty yet 43 tiles are unseen: the record holds more tiles than the dear set"
+    reason = "the bag is empty yet 43 tiles are unseen: the record's tiles do not fit the dear set"
     data = run_json(runner, *args)
     assert [t["reviewed"] for t in data["turns"]] == [True] * 6 + [False] * 2
     assert [t["reason"] for t in data["turns"][6:]] == [reason, reason]

@@ -519,7 +519,7 @@ def test_an_empty_bag_with_more_tiles_unseen_than_a_rack_is_not_valued_by_equity
         reviews[each] = review_game(record, small_gaddag, rules, LeaveTable.zeros())
     review = reviews[engine]
     assert [r.reviewed for r in review.turns] == [True] * 6 + [False] * 2
-    reason = "the bag is empty yet 43 tiles are unseen: the record holds more tiles than the dear set"
+    reason = "the bag is empty yet 43 tiles are unseen: the record's tiles do not fit the dear set"
     assert [r.reason for r in review.turns[6:]] == [reason, reason]
     assert all(other == review for other in reviews.values())  # the same answer from both engines
     # By score, the end of the game needs no opponent's rack: every turn is valued.
