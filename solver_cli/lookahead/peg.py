@@ -694,6 +694,9 @@ class _Search:
         """The outcomes, from the mover's side, of playing ``move`` from ``rack`` against
         ``opponent`` with ``bag`` (counts) left: the mover draws, then the opponent moves
         (at ``level``: 1 the opponent model, deeper its best move by equity)."""
+        # The time is asked here too, not only as endgames start: with 3 or more tiles in the
+        # bag a candidate's replies, play-outs and move lists took up to a second between two.
+        self.remaining()
         limit = self.rules.scoreless_turns
         values = self.rules.values
         after, left = _played(board, rack, move)

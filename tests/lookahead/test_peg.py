@@ -895,3 +895,27 @@ def test_a_dropped_move_whose_estimate_beats_the_best_is_searched_too(engine, sp
             assert c.wins == exact[c.move], c.move
         else:  # left out: its estimate no better than the best's exact wins
             assert c.wins <= best.wins, c.move
+
+
+def test_the_time_limit_holds_between_endgames_with_three_in_the_bag(monkeypatch):
+    """With 3 tiles in the bag, a move's replies, deeper replies by equity and their move
+    lists come between two endgames; on a slow machine (each move list 20 ms here) they
+    took the search a second past its limit. It stops within 10% (and a move list) now."""
+    from solver_cli.lookahead import peg
+
+    rules = tiny_rules("AT" + "XT" + "ZAIII")
+    gaddag = build_gaddag(sorted(AT_WORDS))
+    rack = parse_rack("XT", 2)
+    listed = peg.ranked_moves
+
+    def slow(*args, **kwargs):
+        time.sleep(0.02)
+        return listed(*args, **kwargs)
+
+    monkeypatch.setattr(peg, "ranked_moves", slow)
+    limit = 1.0
+    started = time.perf_counter()
+    result = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=1, top=4, max_bag=3, time_limit=limit)
+    elapsed = time.perf_counter() - started
+    assert result.bag == 3 and result.stopped == "time"
+    assert elapsed <= 1.1 * limit + 0.02, elapsed
