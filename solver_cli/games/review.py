@@ -341,8 +341,7 @@ def review_turn(
             return TurnReview(
                 turn,
                 False,
-                f"the bag is empty yet {unseen} tiles are unseen: the record's tiles do not fit the "
-                f"{rules.name} set",
+                f"the bag is empty yet {unseen} tiles are unseen: the record's tiles do not fit the {rules.name} set",
             )
     valuation = turn_valuation(board, rack, turn, rules, leaves)
     # Every candidate, best first, valued in thousandths of a point: exact ranks and ties.
