@@ -21,6 +21,7 @@ import importlib
 import os
 import signal
 import sys
+from typing import NoReturn
 
 import click
 
@@ -100,9 +101,8 @@ class ScrabGroup(click.Group):
             raise one_line(exc) from None
         except BrokenPipeError:
             # `scrab solve ... | head`: the reader has what it wanted. Click would exit with
-            # status 1; the convention is a quiet 0.
-            _stdout_to_devnull()
-            raise click.exceptions.Exit(0) from None
+            # status 1; the convention is a quiet 0 (130 when the command was stopping).
+            _reader_gone()
         except KeyboardInterrupt:
             # Ctrl-C or SIGTERM where the command had no partial result to show (the long
             # ones, selfplay and training, catch it themselves): one line, status 130, not
@@ -156,14 +156,44 @@ def all_commands() -> dict[str, click.Command]:
     return {name: command for name, command in commands.items() if command is not None}
 
 
+# Whether Ctrl-C or SIGTERM has asked the command to stop.
+_stop_asked = False
+
+
 def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C or SIGTERM: the command stops (KeyboardInterrupt), once. Later ones are ignored:
+    the stop under way, which prints the partial results, is the one asked for, and a second
+    signal (`timeout -s INT` sends one to the process and one to its group; a quick double
+    Ctrl-C) would otherwise interrupt that, losing the results or leaving half a document."""
+    global _stop_asked
+    _stop_asked = True
+    # (a handler that does nothing, not SIG_IGN: a signal already pending would find SIG_IGN
+    # and raise "OSError: Signal 15 ignored due to race condition" wherever the stop is)
+    signal.signal(signal.SIGINT, _ignore)
+    signal.signal(signal.SIGTERM, _ignore)
     raise KeyboardInterrupt
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A stop already under way: nothing more to do."""
+
+
+def _reader_gone() -> NoReturn:
+    """stdout's reader went away: a quiet 0 (`scrab ... | head` has what it wanted), unless
+    the command was stopping: Ctrl-C on a pipeline ends the reader too, and the stop is
+    still a stop (status 130, its one line)."""
+    _stdout_to_devnull()
+    if _stop_asked:
+        click.echo("Stopped: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(0)
 
 
 def main() -> None:
     # SIGTERM stops a command as Ctrl-C does (its partial results, one "Stopped:" line,
     # status 130), where by default it would end the process with nothing said or cleaned.
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     # Click's own standalone mode would let an OSError on stdout (a full disk) escape as a
     # traceback, so errors are handled here; ctx.exit(n) comes back as the return value.
     try:
@@ -182,8 +212,7 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         # The reader went away during the final flush: not an error either.
-        _stdout_to_devnull()
-        sys.exit(0)
+        _reader_gone()
     except OSError as exc:
         click.echo(f"Error: cannot write output: {exc.strerror or exc}", err=True)
         with contextlib.suppress(OSError):

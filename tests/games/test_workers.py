@@ -622,3 +622,55 @@ def test_a_child_forked_while_stop_signals_are_held_still_dies_of_sigterm():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.split() == ["True"], result.stderr
+
+
+# --- a second signal, and a stop whose reader went away ----------------------------------------
+
+MIDGAME = str(Path(__file__).resolve().parents[2] / "boards" / "midgame.txt")
+
+
+@needs_proc
+def test_a_second_signal_does_not_lose_the_results(word_file, tmp_path):
+    """`timeout -s INT` signals the process and then its group; a quick double Ctrl-C does
+    the same. The second used to interrupt the first's stop (the sim's workers being ended)
+    and lose the standings. One stop: the standings printed, status 130."""
+    proc, pids = busy_run("selfplay", word_file, tmp_path)
+    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signal.SIGTERM)
+    out, err = finish(proc)
+    assert proc.returncode == 130, err
+    assert json.loads(out)["stopped"] is True and "Traceback" not in err
+    sim = start(
+        "sim", MIDGAME, "--rack", "AEIRST?", "--jobs", "2", "--iterations", "100000", "--lexicon", word_file, "--json"
+    )
+    try:
+        wait_until(lambda: len(workers_of(sim.pid)) >= 2, 60, "two workers")
+        time.sleep(1)  # (iterating)
+    except BaseException:
+        sim.kill()
+        raise
+    for _ in range(3):
+        sim.send_signal(signal.SIGINT)
+    out, err = finish(sim)
+    assert sim.returncode == 130, err
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and len(data["standings"]) > 1 and "Traceback" not in err
+
+
+@needs_proc
+def test_a_stop_whose_reader_went_away_is_still_a_stop(word_file, tmp_path):
+    """Ctrl-C on `scrab ... | cat` ends cat too: the partial results go nowhere, and the
+    status is still 130 with its line (it was a quiet 0, as for `| head`)."""
+    proc = start("sim", MIDGAME, "--rack", "AEIRST?", "--iterations", "100000", "--lexicon", word_file, "--json")
+    try:
+        time.sleep(2)
+        assert proc.poll() is None
+        assert proc.stdout is not None
+        proc.stdout.close()  # the reader gone
+    except BaseException:
+        proc.kill()
+        raise
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=15)
+    assert proc.returncode == 130, err
+    assert err.decode().strip().splitlines()[-1].startswith("Stopped: ")
