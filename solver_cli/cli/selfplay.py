@@ -131,6 +131,8 @@ def win_table_for(name: str, rules: Rules, lexicon: str | None) -> WinTable:
 def prepare_folder(folder: str) -> Path:
     from solver_cli._io import check_link
 
+    if not folder.strip():  # (Path("") is the current folder: a quoting slip would fill it)
+        raise InputError("--save-games: the folder name is empty")
     path = Path(folder)
     check_link(path, "--save-games")
     if path.exists() and not path.is_dir():

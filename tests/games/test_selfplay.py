@@ -519,6 +519,15 @@ def test_cli_save_games_must_be_a_folder(word_file, tmp_path):
     assert result.stderr.strip() == f"Error: --save-games {target}: is a file, not a folder"
 
 
+def test_cli_save_games_empty_is_refused_not_the_current_folder(word_file, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for empty in ("", " "):
+        result = run_cli("--games", "1", "--lexicon", word_file, "--save-games", empty)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.strip() == "Error: --save-games: the folder name is empty"
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- two players, each bag played twice with the seats swapped (--players) ----------------
 
 
