@@ -163,17 +163,21 @@ def replace_in_folder(
     import secrets  # (here: its import costs start-up time of every command that only reads)
 
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
-    for _ in range(100):
-        temp = f"{temp_prefix}{secrets.token_hex(6)}{temp_suffix}"
-        temp_path, where = at(temp)
-        try:
-            fd = os.open(temp_path, flags, 0o600, **where)
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise FileExistsError(f"no free temporary name in {folder}")
+    temp_path, where = "", {}
+    # One try from before the temporary file is made: Ctrl-C or SIGTERM just after os.open
+    # made it, before a try of its own began, left it behind (empty) beside the records.
     try:
+        for _ in range(100):
+            temp = f"{temp_prefix}{secrets.token_hex(6)}{temp_suffix}"
+            temp_path, where = at(temp)
+            try:
+                fd = os.open(temp_path, flags, 0o600, **where)
+                break
+            except FileExistsError:
+                temp_path = ""  # (another's: never removed)
+                continue
+        else:
+            raise FileExistsError(f"no free temporary name in {folder}")
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
@@ -191,8 +195,9 @@ def replace_in_folder(
         else:
             os.replace(temp_path, final_path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_path, **where)
+        if temp_path:
+            with contextlib.suppress(OSError):
+                os.unlink(temp_path, **where)
         raise
 
 
