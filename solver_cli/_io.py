@@ -163,7 +163,7 @@ def replace_in_folder(
     import secrets  # (here: its import costs start-up time of every command that only reads)
 
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
-    temp_path, where = "", {}
+    temp_path, where = "", dict[str, int]()
     # One try from before the temporary file is made: Ctrl-C or SIGTERM just after os.open
     # made it, before a try of its own began, left it behind (empty) beside the records.
     try:
