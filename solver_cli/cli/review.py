@@ -391,6 +391,8 @@ def turn_json(review: TurnReview, game: GameRecord) -> dict[str, object]:
             "proven": verdict.proven,
             "best": option_json(verdict.best),
             "best_value": verdict.best_value,
+            "best_moves": [option_json(o) for o in verdict.options],
+            "rank": verdict.rank,
             "value": verdict.value,
             "lost": verdict.lost,
             "nodes": verdict.nodes,
@@ -582,7 +584,7 @@ def print_review(
         verdict = r.endgame
         unproven = verdict is not None and not verdict.proven
         if verdict is not None and verdict.proven:
-            options = [f"{verdict.best.text} {verdict.best.score}, endgame {verdict.best_value:+d}"]
+            options = [f"{o.text} {o.score}, endgame {o.value:+d}" for o in verdict.options]
             tied = ""
         cell, stacked = Text(), Text.assemble(played_text)
         for k, option_text in enumerate(options):
@@ -596,6 +598,8 @@ def print_review(
             cell.append("\n" + UNPROVEN, style="dim")
             stacked.append("\n" + UNPROVEN, style="dim")
         rank_text = f"{r.rank}/{r.candidates}"
+        if verdict is not None and verdict.proven:  # the exact rank (below the moves listed: >N)
+            rank_text = f"{verdict.rank if verdict.rank is not None else f'>{len(verdict.options)}'}/{r.candidates}"
         given_up = r.given_up if verdict is None or not verdict.proven else verdict.lost
         lost_text = _figure(given_up) if given_up else "-"
         rank.add(rank_text)
@@ -621,7 +625,8 @@ def print_review(
         print_wrapped(
             out,
             "Turns with an endgame value were settled by the exact endgame solver: the best move, its value "
-            "(the final spread change with both sides at their best) and the points the move played lost.",
+            "(the final spread change with both sides at their best), the move played's exact rank (>N: below "
+            "the N moves listed) and the points it lost.",
         )
     if any(r.endgame is not None and not r.endgame.proven for r in result.turns):
         print_wrapped(

@@ -125,6 +125,11 @@ class EndgameVerdict:
     nodes: int
     seconds: float
     proven: bool = True
+    # The ``top`` best first moves, each with its exact value (``best`` the first); the move
+    # played's rank among all moves, exact (1 + the moves worth more), None when it ranks
+    # below every move listed (or is not proven).
+    options: tuple[Option, ...] = ()
+    rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -264,7 +269,7 @@ def review_game(
         for done, turn in enumerate(chosen, 1):
             review = review_turn(game, turn, gaddag, rules, leaves, top)
             if endgame and review.reviewed:
-                verdict = settle_endgame(game, turn, gaddag, rules, time_limit=endgame_time_limit)
+                verdict = settle_endgame(game, turn, gaddag, rules, time_limit=endgame_time_limit, top=top)
                 if verdict is not None:
                     matched = verdict.lost == 0 and not turn.phonies and not turn.withdrawn
                     review = replace(review, endgame=verdict, matched=matched if verdict.proven else review.matched)
@@ -504,7 +509,12 @@ def scoreless_before(game: GameRecord, number: int) -> int:
 
 
 def settle_endgame(
-    game: GameRecord, turn: GameTurn, gaddag: Gaddag, rules: Rules, time_limit: float | None = None
+    game: GameRecord,
+    turn: GameTurn,
+    gaddag: Gaddag,
+    rules: Rules,
+    time_limit: float | None = None,
+    top: int = 1,
 ) -> EndgameVerdict | None:
     """The exact verdict on ``turn`` (see ``EndgameVerdict``), or None when the endgame
     solver cannot settle it: tiles in the bag before it, a rack not wholly known, an
@@ -522,12 +532,13 @@ def settle_endgame(
     if not 0 < sum(unseen) <= rules.rack_size:
         return None
     scoreless = min(scoreless_before(game, turn.number), rules.scoreless_turns - 1)
-    solved = solve_endgame(board, rack, unseen, gaddag, rules, scoreless=scoreless, time_limit=time_limit)
+    solved = solve_endgame(board, rack, unseen, gaddag, rules, scoreless=scoreless, time_limit=time_limit, top=top)
     nodes, seconds = solved.nodes, solved.seconds
     best = solved.best[0]
-    best_option = _endgame_option(board, rules, rack, best.move, best.value)
+    options = tuple(_endgame_option(board, rules, rack, root.move, root.value) for root in solved.best)
+    best_option = options[0]
     if not solved.proven:
-        return EndgameVerdict(best_option, best.value, None, None, nodes, seconds, proven=False)
+        return EndgameVerdict(best_option, best.value, None, None, nodes, seconds, proven=False, options=options)
     # What the first search left of the limit (a moment at least: a reply that needs no search
     # is still exact, one that does is then cut at once).
     left_over = None if time_limit is None else max(time_limit - seconds, 1e-6)
@@ -556,7 +567,11 @@ def settle_endgame(
     if rest is not None:
         nodes, seconds = nodes + rest.nodes, seconds + rest.seconds
         if not rest.proven:
-            return EndgameVerdict(best_option, best.value, None, None, nodes, seconds, proven=False)
+            return EndgameVerdict(best_option, best.value, None, None, nodes, seconds, proven=False, options=options)
+    # The list holds every move worth more than the move played unless it is full (``top``
+    # moves) and its last is worth no more than the move played: then the rank is below it.
+    listed_all = len(solved.best) < top or solved.best[-1].value <= value
+    rank = 1 + sum(1 for root in solved.best if root.value > value) if listed_all else None
     return EndgameVerdict(
         best=best_option,
         best_value=best.value,
@@ -564,6 +579,8 @@ def settle_endgame(
         lost=max(0, best.value - value),
         nodes=nodes,
         seconds=seconds,
+        options=options,
+        rank=rank,
     )
 
 

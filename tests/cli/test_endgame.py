@@ -76,12 +76,12 @@ def options(tiny):
     return ["--rules", str(tiny / "tiny.toml"), "--lexicon", str(tiny / "words.txt")]
 
 
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args], prog_name="scrab")
+def invoke(*args, env=None):
+    return CliRunner().invoke(cli, [str(a) for a in args], prog_name="scrab", env=env)
 
 
-def ok(*args):
-    result = invoke(*args)
+def ok(*args, env=None):
+    result = invoke(*args, env=env)
     assert result.exit_code == 0, result.output
     return result
 
@@ -373,6 +373,33 @@ def test_review_endgame_settles_the_turns_with_the_bag_empty(tiny, world):
     summary = {s["player"]: s for s in out["summary"]}
     assert summary["alice"]["endgame_lost"] == best3 - passed
     assert summary["bob"]["endgame_lost"] == best4 - verdict["value"]
+
+
+def test_review_endgame_ranks_the_move_played_exactly_and_lists_top_moves(tiny, world):
+    """The Rank of a settled turn is its exact rank (1 + the moves worth more), not the
+    equity rank beside an exact loss; --top N lists the N best by exact value."""
+    best3, *_ = reference(world, 3)
+    review = ["review", tiny / "game.gcg", *options(tiny), "--endgame"]
+    one = {t["turn"]: t for t in json.loads(ok(*review, "--json").stdout)["turns"]}
+    verdict = one[3]["endgame"]
+    assert verdict["lost"] > 0 and verdict["rank"] is None  # below the one move listed
+    assert [m["value"] for m in verdict["best_moves"]] == [best3]
+    for turn in one.values():  # with one move listed: first if it lost nothing, else below it
+        if "endgame" in turn:
+            assert turn["endgame"]["rank"] == (1 if turn["endgame"]["lost"] == 0 else None)
+    every = {t["turn"]: t for t in json.loads(ok(*review, "--top", 1000, "--json").stdout)["turns"]}
+    verdict = every[3]["endgame"]
+    values = [m["value"] for m in verdict["best_moves"]]
+    assert len(values) == every[3]["candidates"] and values == sorted(values, reverse=True)
+    assert values[0] == best3 and verdict["value"] in values
+    assert verdict["rank"] == 1 + sum(v > verdict["value"] for v in values) > 1
+    assert {m["move"] for m in verdict["best_moves"]} == {m["move"] for m in every[3]["best"]}
+    text = ok(*review, env={"COLUMNS": "200"}).stdout
+    row = next(line for line in text.splitlines() if re.match(r"│ +3 alice ", line))
+    assert f" >1/{one[3]['candidates']} " in row
+    text = ok(*review, "--top", 1000, env={"COLUMNS": "200"}).stdout
+    row = next(line for line in text.splitlines() if re.match(r"│ +3 alice ", line))
+    assert f" {verdict['rank']}/{one[3]['candidates']} " in row
 
 
 def test_review_endgame_follows_the_rule_sets_end_of_game(tiny, tmp_path):
