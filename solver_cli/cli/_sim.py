@@ -42,6 +42,7 @@ WHY = {
     "iterations": "the iterations are done",
     "time": "the time limit is spent",
     "interrupted": "stopped",
+    "determined": "with the bag empty every iteration plays out the same (scrab endgame solves it exactly)",
 }
 
 
@@ -323,7 +324,7 @@ def ending_line(result: SimResult) -> str:
     why = WHY.get(result.stopped or "", "")
     if result.stopped == "confident":
         why = why.format(stop=result.stop)
-    return f"{result.iterations:,} iterations: {why}."
+    return f"{result.iterations:,} {'iteration' if result.iterations == 1 else 'iterations'}: {why}."
 
 
 def print_json(

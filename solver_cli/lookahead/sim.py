@@ -42,6 +42,7 @@ This module never prints: ``simulate`` reports progress through a callback.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import random
@@ -77,7 +78,10 @@ CONFIDENT = "confident"  # one candidate left: the others are behind at the stop
 ITERATIONS = "iterations"  # the iteration budget is spent
 TIME = "time"  # the time limit is spent
 INTERRUPTED = "interrupted"  # Ctrl-C (or SIGTERM)
-REASONS = (CONFIDENT, ITERATIONS, TIME, INTERRUPTED)
+# The bag empty: the opponent holds every unseen tile and nothing is drawn, so every iteration
+# plays out the same and one says all (ties at a standard error of 0 never separate: it ran on).
+DETERMINED = "determined"
+REASONS = (CONFIDENT, ITERATIONS, TIME, INTERRUPTED, DETERMINED)
 
 # (random generator of the iteration, the unseen tiles as 27 counts) -> the opponent's rack
 # (27 counts, a part of the unseen tiles; completed at random when it is short). Sent to
@@ -426,8 +430,12 @@ def simulate(
         engine=engine,
         packed=pack_candidates(chosen) if engine == "native" else b"",
     )
+    determined = sum(unseen.counts) <= rules.rack_size
+    if determined:
+        iterations, jobs = 1, 1
     run = _Run(setup, iterations, time_limit, stop, jobs, objective, check_every, progress)
-    return run.go(workers)
+    result = run.go(workers)
+    return dataclasses.replace(result, stopped=DETERMINED) if determined and result.stopped == ITERATIONS else result
 
 
 @dataclass
