@@ -21,11 +21,15 @@ import importlib
 import os
 import signal
 import sys
-from typing import NoReturn
+import threading
+from collections.abc import Callable
+from typing import Any, NoReturn, TextIO, TypeVar, cast
 
 import click
 
 from solver_cli import __version__
+
+T = TypeVar("T")
 
 # Each command's module, imported only when the command runs (or --help lists them all), so
 # `scrab solve --json` does not pay for the imports of review, bench or Boggle.
@@ -156,17 +160,25 @@ def all_commands() -> dict[str, click.Command]:
     return {name: command for name, command in commands.items() if command is not None}
 
 
-# Whether Ctrl-C or SIGTERM has asked the command to stop.
+# Whether Ctrl-C or SIGTERM has asked the command to stop; whether stdout is being written,
+# and a stop asked meanwhile, held until the write is done.
 _stop_asked = False
+_writing = False
+_stop_held = False
 
 
 def _interrupt(signum: int, frame: object) -> None:
     """Ctrl-C or SIGTERM: the command stops (KeyboardInterrupt), once. Later ones are ignored:
     the stop under way, which prints the partial results, is the one asked for, and a second
     signal (`timeout -s INT` sends one to the process and one to its group; a quick double
-    Ctrl-C) would otherwise interrupt that, losing the results or leaving half a document."""
-    global _stop_asked
+    Ctrl-C) would otherwise interrupt that, losing the results or leaving half a document.
+    A stop asked while stdout is written (blocked on a full pipe) waits for the write: a
+    JSON document is written whole or not at all."""
+    global _stop_asked, _stop_held
     _stop_asked = True
+    if _writing:
+        _stop_held = True
+        return
     # (a handler that does nothing, not SIG_IGN: a signal already pending would find SIG_IGN
     # and raise "OSError: Signal 15 ignored due to race condition" wherever the stop is)
     signal.signal(signal.SIGINT, _ignore)
@@ -176,6 +188,50 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def _ignore(signum: int, frame: object) -> None:
     """A stop already under way: nothing more to do."""
+
+
+def _block_stops() -> set[int | signal.Signals] | None:
+    """Block Ctrl-C and SIGTERM for this thread; the mask before (None where there are no
+    signal masks, or off the main thread)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+class _WholeWrites:
+    """sys.stdout, each write and flush finished before a stop takes effect (see
+    ``_interrupt``); everything else is the stream's own."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def _whole(self, call: Callable[[], T]) -> T:
+        global _writing, _stop_held
+        if _writing:  # (a write inside a write: the outer one holds the stop)
+            return call()
+        _writing = True
+        # Blocked too, not only held: a signal that interrupts a write to a pipe makes CPython
+        # drop the rest of that write (3 MB of JSON, 64 KiB out), even with a handler that
+        # returns. Blocked, it waits, and arrives once the write is done.
+        blocked = _block_stops()
+        try:
+            return call()
+        finally:
+            if blocked is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            _writing = False
+            if _stop_held:
+                _stop_held = False
+                _interrupt(signal.SIGINT, None)
+
+    def write(self, text: str) -> int:
+        return self._whole(lambda: self._stream.write(text))
+
+    def flush(self) -> None:
+        self._whole(self._stream.flush)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _reader_gone() -> NoReturn:
@@ -194,6 +250,9 @@ def main() -> None:
     # status 130), where by default it would end the process with nothing said or cleaned.
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
+    stdout = sys.stdout
+    if stdout is not None:  # (None under pythonw)
+        sys.stdout = cast(TextIO, _WholeWrites(stdout))
     # Click's own standalone mode would let an OSError on stdout (a full disk) escape as a
     # traceback, so errors are handled here; ctx.exit(n) comes back as the return value.
     try:

@@ -674,3 +674,34 @@ def test_a_stop_whose_reader_went_away_is_still_a_stop(word_file, tmp_path):
     _, err = proc.communicate(timeout=15)
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines()[-1].startswith("Stopped: ")
+
+
+@needs_proc
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="signal masks")
+def test_a_stop_while_the_json_is_written_leaves_it_whole(full_lexicon):
+    """SIGTERM while a 12 MB JSON document waits on a full pipe (its reader slow): the write
+    used to stop there, 64 KiB out, half a document. The stop now waits for the write: the
+    document whole, then the stop (status 130, its line)."""
+    import array
+    import fcntl
+    import termios
+
+    board = str(Path(__file__).resolve().parents[2] / "boards" / "empty.txt")
+    proc = start("solve", board, "--rack", "AEIRST?", "--all", "--json")  # (the lexicon cached)
+    assert proc.stdout is not None
+
+    def waiting() -> int:
+        count = array.array("i", [0])
+        fcntl.ioctl(proc.stdout.fileno(), termios.FIONREAD, count)
+        return count[0]
+
+    try:
+        wait_until(lambda: waiting() >= 65536, 60, "the pipe full")
+        time.sleep(0.2)
+    except BaseException:
+        proc.kill()
+        raise
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert len(json.loads(out)["moves"]) == 24_894
+    assert proc.returncode == 130 and err.decode().strip().splitlines()[-1] == "Stopped: interrupted"
