@@ -45,7 +45,7 @@ from solver_cli.lookahead.sim import DEFAULT_CANDIDATES, DEFAULT_PLIES, MAX_CAND
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(min=0, min_open=True, max=86_400),  # (a day, as endgame's and peg's: not inf)
     metavar="S",
     help="Stop after S seconds (the standings then depend on the machine's speed).",
 )

@@ -121,6 +121,8 @@ def test_a_cgp_position_gives_the_spread_and_its_opponent_rack_is_not_used(runne
         (["--stop", "90"], "Error: Invalid value for '--stop'"),
         (["--plies", "0"], "Error: Invalid value for '--plies'"),
         (["--time-limit", "0"], "Error: Invalid value for '--time-limit'"),
+        (["--time-limit", "inf"], "Error: Invalid value for '--time-limit'"),
+        (["--time-limit", "86401"], "Error: Invalid value for '--time-limit'"),
         (["--rack", ""], "Error: --rack is empty"),
         # (one line: no warning about the position saying it too)
         (["--rack", "ZZZ"], "Error: the board and the rack hold 3 Z tiles, more than the 1 in the scrabble set"),
