@@ -334,42 +334,64 @@ def run_bench(
     if "native" in engines and not movegen.NATIVE_BUILT:
         raise InputError("the native move generator is not built (it needs a C compiler at install time)")
     build = None
-    if not skip_build:
-        say("cold GADDAG build")
-        build = measure_build(lexicon, 15, builds)
-    say("cache load")
-    load, memory = measure_load(lexicon, 15, repeat)
-    positions = measure_positions(lexicon, repeat, engines, say)
+    load: Figure | None = None
+    memory = 0.0
+    positions: list[PositionFigures] = []
     command = command_memory = None
     shown: list[str] = []
-    if not skip_command:
-        say("whole command")
-        command, command_memory, shown = measure_command(lexicon, runs)
     endgame_figures = None
-    if endgames:
-        from solver_cli.lookahead.endgame import DEFAULT_TT_MB
+    sim_figures = None
 
-        endgame_figures = measure_endgames(
-            endgames, endgame_time_limit, tt_mb or DEFAULT_TT_MB, engines[0], say, plies=endgame_plies
+    def result() -> BenchResult:
+        assert load is not None
+        name = build.lexicon if build else load_lexicon(lexicon, 15).name
+        machine = f"{os.cpu_count()} cores, {sys.platform}"
+        return BenchResult(
+            name,
+            sys.version.split()[0],
+            machine,
+            engines,
+            build,
+            load,
+            memory,
+            positions,
+            command,
+            command_memory,
+            shown,
+            endgame_figures,
+            sim_figures,
         )
-    sim_figures = measure_sim(sim_iterations, say, sim_repeats) if sim_iterations else None
-    name = build.lexicon if build else load_lexicon(lexicon, 15).name
-    machine = f"{os.cpu_count()} cores, {sys.platform}"
-    return BenchResult(
-        name,
-        sys.version.split()[0],
-        machine,
-        engines,
-        build,
-        load,
-        memory,
-        positions,
-        command,
-        command_memory,
-        shown,
-        endgame_figures,
-        sim_figures,
-    )
+
+    try:
+        if not skip_build:
+            say("cold GADDAG build")
+            build = measure_build(lexicon, 15, builds)
+        say("cache load")
+        load, memory = measure_load(lexicon, 15, repeat)
+        positions = measure_positions(lexicon, repeat, engines, say)
+        if not skip_command:
+            say("whole command")
+            command, command_memory, shown = measure_command(lexicon, runs)
+        if endgames:
+            from solver_cli.lookahead.endgame import DEFAULT_TT_MB
+
+            endgame_figures = measure_endgames(
+                endgames, endgame_time_limit, tt_mb or DEFAULT_TT_MB, engines[0], say, plies=endgame_plies
+            )
+        sim_figures = measure_sim(sim_iterations, say, sim_repeats) if sim_iterations else None
+    except KeyboardInterrupt:
+        # The sections measured so far (from the move generation on, which every run has).
+        raise BenchStopped(result() if positions else None) from None
+    return result()
+
+
+class BenchStopped(Exception):
+    """Ctrl-C (or SIGTERM) during ``run_bench``: ``result`` holds the sections measured
+    before it (the later ones None or empty); None when the move generation was not done."""
+
+    def __init__(self, result: BenchResult | None):
+        super().__init__("bench stopped")
+        self.result = result
 
 
 ENDGAME_SET = ("endgames-sowpods.cgp", "sowpods", "scrabble")

@@ -99,8 +99,15 @@ def bench(
       scrab bench --skip-build --skip-command --endgames 1 --endgame-time-limit 0.2 --skip-sim --repeat 1
       scrab bench --skip-build --skip-command --skip-endgames --sim-iterations 4 --repeat 1
     """
-    from solver_cli.bench import dumps, run_bench
+    from solver_cli.bench import BenchStopped, dumps, run_bench
+    from solver_cli.cli._common import stopped
     from solver_cli.engine.movegen import chosen_engine
+
+    def show(result: BenchResult) -> None:
+        if as_json:
+            click.echo(dumps(result))
+        else:
+            print_bench(result)
 
     def report(step: str) -> None:
         if not as_json and sys.stderr.isatty():
@@ -125,10 +132,12 @@ def bench(
         )
     except ScrabError as exc:
         raise to_click_error(exc) from None
-    if as_json:
-        click.echo(dumps(result))
-    else:
-        print_bench(result)
+    except BenchStopped as stop:
+        if stop.result is None:
+            raise stopped("interrupted before the move generation was measured") from None
+        show(stop.result)
+        raise stopped("interrupted; the sections measured before it are shown") from None
+    show(result)
 
 
 def print_bench(result: BenchResult) -> None:

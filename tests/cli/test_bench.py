@@ -161,3 +161,31 @@ def test_bench_sim_section(tmp_path, small_words, monkeypatch):
     table = CliRunner().invoke(cli, [*args[:4], "1", *args[5:]], env={"COLUMNS": "200"}).stdout
     assert "Simulation (midgame.txt RETAINS, sowpods" in table and "median of 1 runs" in table
     assert "x one job" in table and "iterations per CPU second" in table
+
+
+def test_a_stopped_bench_shows_the_sections_measured(tmp_path, small_words, monkeypatch):
+    """Ctrl-C (or SIGTERM) during the endgames: the move generation measured before is
+    shown (valid JSON, the endgames null), one Stopped: line, status 130; stopped before
+    the move generation, nothing but the line."""
+    from solver_cli import bench
+
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(small_words) + "\n")
+    args = ["bench", "--lexicon", str(words), "--repeat", "1", "--skip-build", "--skip-command", "--skip-sim"]
+    args += ["--endgames", "2"]
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench, "measure_endgames", interrupted)
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert len(data["positions"]) == len(POSITIONS) and data["endgames"] is None and data["load"]["median_ms"] > 0
+    assert result.stderr == "Stopped: interrupted; the sections measured before it are shown\n"
+    table = CliRunner().invoke(cli, args)
+    assert table.exit_code == 130 and "Move generation and scoring" in table.stdout
+    monkeypatch.setattr(bench, "measure_positions", interrupted)
+    early = CliRunner().invoke(cli, [*args, "--json"])
+    assert (early.exit_code, early.stdout) == (130, "")
+    assert early.stderr == "Stopped: interrupted before the move generation was measured\n"
