@@ -228,12 +228,14 @@ def selfplay(
         note_jobs(jobs, capped_jobs(jobs, games), games, "games")
 
     on_game = None
+    saved: list[int] = []  # the games whose records were written (their indices)
     if folder is not None:
         from solver_cli.formats.gcg import write_game
 
         def on_game(game: GameResult) -> None:
             try:
                 write_game(folder, game, games, rules=rule_set.name, lexicon=lex.name, run_seed=run_seed)
+                saved.append(game.index)
             except InputError as exc:
                 raise InputError(f"cannot write a game record in {folder}: {exc}") from None
             except OSError as exc:
@@ -270,7 +272,17 @@ def selfplay(
         pairs = " (whole pairs)" if mirrored else ""
         if not n:
             raise stopped(f"no game finished of {stop.games:,}")
-        click.echo(f"Stopped: {n:,} of {stop.games:,} games finished{pairs}; the summary covers them", err=True)
+        # A mirrored game saved whose pair did not finish: in the folder, not in the summary.
+        covered = {o.index for o in run.outcomes}
+        unpaired = sorted(index for index in saved if index not in covered)
+        aside = ""
+        if unpaired:
+            from solver_cli.formats.gcg import game_filename
+
+            records = ", ".join(game_filename(index, games) for index in unpaired)
+            was, its = ("was", "its pair") if len(unpaired) == 1 else ("were", "their pairs")
+            aside = f" ({records} {was} saved too, but {its} did not finish)"
+        click.echo(f"Stopped: {n:,} of {stop.games:,} games finished{pairs}; the summary covers them{aside}", err=True)
 
     from solver_cli.games.selfplay import standings
 

@@ -278,6 +278,32 @@ def test_a_mirrored_run_stopped_counts_whole_pairs(word_file, monkeypatch):
     assert stop.value.games == 8 and stop.value.run.summary.games == 2
 
 
+def test_a_mirrored_run_stopped_names_a_record_saved_outside_the_summary(word_file, tmp_path, monkeypatch):
+    """Its third game was saved, its pair (the fourth) stopped: the folder holds a record the
+    summary leaves out, and the Stopped: line names it."""
+    from solver_cli.games import selfplay
+
+    real = selfplay.play_indexed
+    calls = []
+
+    def interrupted_fourth(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(selfplay, "play_indexed", interrupted_fourth)
+    plan = ["--games", "8", "--seed", "4", "--players", "equity,greedy", "--lexicon", word_file]
+    result = CliRunner().invoke(cli, ["selfplay", *plan, "--save-games", str(tmp_path), "--json"])
+    assert result.exit_code == 130, result.output
+    assert len(json.loads(result.stdout)["results"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-0001.gcg", "game-0002.gcg", "game-0003.gcg"]
+    assert result.stderr.splitlines()[-1] == (
+        "Stopped: 2 of 8 games finished (whole pairs); the summary covers them (game-0003.gcg was saved too, "
+        "but its pair did not finish)"
+    )
+
+
 def test_stopped_before_any_game(word_file, monkeypatch):
     from solver_cli.games import selfplay
 
