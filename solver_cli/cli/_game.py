@@ -305,12 +305,12 @@ class Setting:
     scoreless: int
 
 
-def game_setting(loaded: LoadedPosition, rules: Rules, check_spread: bool = True) -> Setting:
+def game_setting(loaded: LoadedPosition, rules: Rules, check_spread: bool = True, check_over: bool = True) -> Setting:
     """The names, scores and scoreless turns of a position read from a game record (the
     mover is the player on turn); a CGP position gives its scores and scoreless turns, a
     board file none of them. InputError when the scoreless turns have already ended the game,
     or (``check_spread``) when the scores are more than ``lookahead.peg.MAX_SPREAD`` apart
-    (no game's are)."""
+    (no game's are); ``check_over`` False: the setting even so."""
     from solver_cli.errors import InputError
     from solver_cli.games.review import scoreless_before
     from solver_cli.lookahead.peg import MAX_SPREAD
@@ -333,7 +333,7 @@ def game_setting(loaded: LoadedPosition, rules: Rules, check_spread: bool = True
         raise InputError(
             f"{loaded.name}: the scores {setting.scores[0]} and {setting.scores[1]} are more than {MAX_SPREAD:,} apart"
         )
-    if setting.scoreless >= rules.scoreless_turns:
+    if check_over and setting.scoreless >= rules.scoreless_turns:
         raise InputError(
             f"{loaded.name}: the game is over: {setting.scoreless} scoreless turns in a row "
             f"(the {rules.name} rules end the game after {rules.scoreless_turns})"

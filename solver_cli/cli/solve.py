@@ -205,7 +205,12 @@ def solve(
     if show_board and given(ctx, "move_rank") and move_rank > len(solution.moves):
         raise BadInput(f"--move {move_rank}: {moves_there(len(solution.moves), solution.matching < solution.total)}")
     moves = solution.moves
-    cgp_text = position_cgp(position.board, rack_text(counts), lex.name) if print_cgp else None
+    cgp_text = None
+    if print_cgp:  # with the scores and scoreless turns of a record's turn or a CGP position
+        from solver_cli.cli._game import game_setting
+
+        setting = game_setting(position, rule_set, check_spread=False, check_over=False)
+        cgp_text = position_cgp(position.board, rack_text(counts), lex.name, setting.scores, setting.scoreless)
 
     if as_json:
         from solver_cli.cli.render import json_text, moves_json, unseen_json

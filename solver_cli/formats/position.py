@@ -154,10 +154,13 @@ def parse_position(text: str, rules: Rules, name: str = "board") -> LoadedPositi
     return LoadedPosition(board, rack, name, scores=scores, scoreless=position.zero_turns, opponent_rack=opponent)
 
 
-def position_cgp(board: Board, rack: str, lexicon: str) -> str:
-    """The board and the rack on turn as one CGP line, naming the lexicon."""
+def position_cgp(board: Board, rack: str, lexicon: str, scores: tuple[int, int] = (0, 0), scoreless: int = 0) -> str:
+    """The board and the rack on turn as one CGP line, with the scores (the player on turn
+    first) and the scoreless turns in a row, naming the lexicon."""
     # A word list given by path may have a name CGP cannot carry (';', spaces): name its stem.
     lex = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(lexicon).name.split(".")[0]) or "custom"
     return format_cgp(
-        Position(rows=board.to_rows(), racks=[rack, ""], scores=[0, 0], zero_turns=0, options={"lex": lex})
+        Position(
+            rows=board.to_rows(), racks=[rack, ""], scores=list(scores), zero_turns=scoreless, options={"lex": lex}
+        )
     )

@@ -164,6 +164,18 @@ def test_cgp_round_trip_through_solve(runner):
     assert again["rack"] == "AEINRST" and again["moves"] == first["moves"]
 
 
+def test_cgp_of_a_record_turn_keeps_its_scores_and_scoreless_turns(runner):
+    """boards/preendgame.gcg before turn 20: the player on turn has 368 against 383; the
+    CGP carries them (it wrote 0/0, so peg on it played a spread of 0, not -15)."""
+    record = "boards/preendgame.gcg"
+    cgp = run_json(runner, "solve", record, "--turn", "20", "--top", "1", "--cgp")["cgp"]
+    assert " AFIILOT/ 368/383 0 lex kjxqz;" in cgp
+    assert run_json(runner, "solve", cgp, "--top", "1", "--cgp")["cgp"] == cgp  # read back the same
+    quick = ["--top", "1", "--time-limit", "0.01"]  # (the spread is all that is compared)
+    from_record = run_json(runner, "peg", record, "--turn", "20", *quick)
+    assert from_record["spread"] == run_json(runner, "peg", cgp, *quick)["spread"] == -15
+
+
 def test_cgp_file_and_wrong_size(runner, tmp_path):
     path = tmp_path / "pos.cgp"
     path.write_text("# a position\n15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 QI/ 0/0 0\n")
