@@ -268,7 +268,10 @@ def review(
             save_svg(out, svg_path, f"scrab review {name}")
     if interrupted:
         count = len(result.turns)
-        raise stopped(f"after {count} of {wanted} turn{'s' if wanted != 1 else ''}; the review covers them")
+        turns = f"turn{'s' if wanted != 1 else ''}"
+        if not count:
+            raise stopped(f"no turn reviewed of {wanted} {turns}")
+        raise stopped(f"after {count} of {wanted} {turns}; the review covers them")
 
 
 # --- JSON ------------------------------------------------------------------------------------

@@ -587,6 +587,11 @@ def test_review_sim_stopped_prints_the_turns_done(runner, monkeypatch):
     calls.clear()
     result = runner.invoke(cli, args, env={"COLUMNS": "160"})
     assert result.exit_code == 130 and "JUT(E)" in result.stdout and "OH(I)A" not in result.stdout
+    # stopped in the first turn: no table, and the line says so
+    calls[:] = [1, 1]
+    result = runner.invoke(cli, args, env={"COLUMNS": "160"})
+    assert (result.exit_code, result.stdout) == (130, "")
+    assert result.stderr.strip().splitlines()[-1] == "Stopped: no turn reviewed of 13 turns"
 
 
 @python_engine_in_soak()  # how turns are shared among workers: the same for both engines
