@@ -22,14 +22,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
-from typing import Any, NoReturn, TextIO, TypeVar, cast
+import time
+from typing import Any, NoReturn, TextIO, cast
 
 import click
 
 from solver_cli import __version__
-
-T = TypeVar("T")
 
 # Each command's module, imported only when the command runs (or --help lists them all), so
 # `scrab solve --json` does not pay for the imports of review, bench or Boggle.
@@ -160,11 +158,13 @@ def all_commands() -> dict[str, click.Command]:
     return {name: command for name, command in commands.items() if command is not None}
 
 
-# Whether Ctrl-C or SIGTERM has asked the command to stop; whether stdout is being written,
+# The time of the first Ctrl-C or SIGTERM (None: none yet); whether stdout is being written,
 # and a stop asked meanwhile, held until the write is done.
-_stop_asked = False
+_first_stop: float | None = None
 _writing = False
 _stop_held = False
+# A later signal this long after the first forces the exit, if the stop is still under way.
+FORCE_AFTER_SECONDS = 5.0
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -173,62 +173,59 @@ def _interrupt(signum: int, frame: object) -> None:
     signal (`timeout -s INT` sends one to the process and one to its group; a quick double
     Ctrl-C) would otherwise interrupt that, losing the results or leaving half a document.
     A stop asked while stdout is written (blocked on a full pipe) waits for the write: a
-    JSON document is written whole or not at all."""
-    global _stop_asked, _stop_held
-    _stop_asked = True
+    JSON document is written whole or not at all. A signal FORCE_AFTER_SECONDS or more after
+    the first ends the process at once, should the stop hang (a reader that never reads)."""
+    global _first_stop, _stop_held
+    now = time.monotonic()
+    if _first_stop is not None:
+        if now - _first_stop >= FORCE_AFTER_SECONDS:
+            _force_exit()
+        return
+    _first_stop = now
     if _writing:
         _stop_held = True
         return
-    # (a handler that does nothing, not SIG_IGN: a signal already pending would find SIG_IGN
-    # and raise "OSError: Signal 15 ignored due to race condition" wherever the stop is)
-    signal.signal(signal.SIGINT, _ignore)
-    signal.signal(signal.SIGTERM, _ignore)
     raise KeyboardInterrupt
 
 
-def _ignore(signum: int, frame: object) -> None:
-    """A stop already under way: nothing more to do."""
-
-
-def _block_stops() -> set[int | signal.Signals] | None:
-    """Block Ctrl-C and SIGTERM for this thread; the mask before (None where there are no
-    signal masks, or off the main thread)."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+def _force_exit() -> NoReturn:
+    with contextlib.suppress(OSError):
+        os.write(2, b"Stopped: forced (asked again while the first stop had not finished)\n")
+    os._exit(130)
 
 
 class _WholeWrites:
-    """sys.stdout, each write and flush finished before a stop takes effect (see
-    ``_interrupt``); everything else is the stream's own."""
+    """sys.stdout, each write of the main thread finished before a stop takes effect (see
+    ``_interrupt``); everything else is the stream's own. On POSIX the text goes to the file
+    descriptor by os.write, each partial write followed by the rest: a signal that interrupts
+    a write to a pipe makes CPython's buffered stream drop the rest of that write (3 MB of
+    JSON, 64 KiB out), even with a handler that returns."""
 
     def __init__(self, stream: TextIO):
         self._stream = stream
-
-    def _whole(self, call: Callable[[], T]) -> T:
-        global _writing, _stop_held
-        if _writing:  # (a write inside a write: the outer one holds the stop)
-            return call()
-        _writing = True
-        # Blocked too, not only held: a signal that interrupts a write to a pipe makes CPython
-        # drop the rest of that write (3 MB of JSON, 64 KiB out), even with a handler that
-        # returns. Blocked, it waits, and arrives once the write is done.
-        blocked = _block_stops()
         try:
-            return call()
+            self._fd: int | None = stream.fileno() if os.name == "posix" else None
+        except (AttributeError, OSError, ValueError):
+            self._fd = None
+
+    def write(self, text: str) -> int:
+        global _writing, _stop_held
+        if _writing or threading.current_thread() is not threading.main_thread():
+            return self._stream.write(text)
+        _writing = True
+        try:
+            if self._fd is None:
+                return self._stream.write(text)
+            self._stream.flush()  # (anything written another way first)
+            data = memoryview(text.encode(self._stream.encoding or "utf-8", self._stream.errors or "strict"))
+            while data:
+                data = data[os.write(self._fd, data) :]
+            return len(text)
         finally:
-            if blocked is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             _writing = False
             if _stop_held:
                 _stop_held = False
-                _interrupt(signal.SIGINT, None)
-
-    def write(self, text: str) -> int:
-        return self._whole(lambda: self._stream.write(text))
-
-    def flush(self) -> None:
-        self._whole(self._stream.flush)
+                raise KeyboardInterrupt
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -238,9 +235,12 @@ def _reader_gone() -> NoReturn:
     """stdout's reader went away: a quiet 0 (`scrab ... | head` has what it wanted), unless
     the command was stopping: Ctrl-C on a pipeline ends the reader too, and the stop is
     still a stop (status 130, its one line)."""
+    from solver_cli.cli._common import stop_said
+
     _stdout_to_devnull()
-    if _stop_asked:
-        click.echo("Stopped: interrupted", err=True)
+    if _first_stop is not None:
+        if not stop_said():
+            click.echo("Stopped: interrupted", err=True)
         sys.exit(130)
     sys.exit(0)
 
@@ -261,6 +261,9 @@ def main() -> None:
         code = cli(prog_name="scrab", complete_var="_SCRAB_COMPLETE", standalone_mode=False)
         sys.stdout.flush()
         sys.exit(code if isinstance(code, int) else 0)
+    except KeyboardInterrupt:  # (a stop held by the last flush, or after the command's end)
+        click.echo("Stopped: interrupted", err=True)
+        sys.exit(130)
     except click.exceptions.Abort:  # (an interrupt before the command started)
         click.echo("Stopped: interrupted", err=True)
         sys.exit(130)

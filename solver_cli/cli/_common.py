@@ -286,10 +286,25 @@ def parse_rank(text: str) -> int | None:
 STOPPED = 130  # a run stopped by Ctrl-C or SIGTERM: the shell's status for SIGINT (128 + 2)
 
 
+_stop_said = False
+
+
+def say_stopped(message: str) -> None:
+    """The one ``Stopped:`` line of a command that Ctrl-C or SIGTERM stopped, on stderr."""
+    global _stop_said
+    _stop_said = True
+    click.echo(f"Stopped: {message}", err=True)
+
+
+def stop_said() -> bool:
+    """Whether the ``Stopped:`` line was printed (so that no second one is)."""
+    return _stop_said
+
+
 def stopped(message: str) -> click.exceptions.Exit:
     """The end of a command that Ctrl-C or SIGTERM stopped: ``message`` as one ``Stopped:``
     line on stderr, and the exit (status 130) to raise once its partial results are out."""
-    click.echo(f"Stopped: {message}", err=True)
+    say_stopped(message)
     return click.exceptions.Exit(STOPPED)
 
 

@@ -17,6 +17,7 @@ from solver_cli.cli._common import (
     console,
     note_jobs,
     print_wrapped,
+    say_stopped,
     to_click_error,
     warn,
 )
@@ -189,7 +190,7 @@ def run_sim(
         out.print(standings_table(result, describe, None))
         out.print(ending_line(result))
     if stopped_early:
-        click.echo(f"Stopped: after {result.iterations:,} iterations; the standings cover them", err=True)
+        say_stopped(f"after {result.iterations:,} iterations; the standings cover them")
         raise click.exceptions.Exit(STOPPED)
 
 

@@ -699,30 +699,34 @@ def test_a_stop_whose_reader_went_away_is_still_a_stop(word_file, tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=15)
     assert proc.returncode == 130, err
-    assert err.decode().strip().splitlines()[-1].startswith("Stopped: ")
+    assert [line for line in err.decode().splitlines() if line.startswith("Stopped: ")] == [
+        err.decode().strip().splitlines()[-1]
+    ]  # (one line: not the command's and another for the broken pipe)
 
 
-@needs_proc
-@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="signal masks")
-def test_a_stop_while_the_json_is_written_leaves_it_whole(full_lexicon):
-    """SIGTERM while a 12 MB JSON document waits on a full pipe (its reader slow): the write
-    used to stop there, 64 KiB out, half a document. The stop now waits for the write: the
-    document whole, then the stop (status 130, its line)."""
+def waiting_bytes(proc: subprocess.Popen[bytes]) -> int:
+    """How many bytes wait unread in ``proc``'s stdout pipe (64 KiB: it is full)."""
     import array
     import fcntl
     import termios
 
+    assert proc.stdout is not None
+    count = array.array("i", [0])
+    fcntl.ioctl(proc.stdout.fileno(), termios.FIONREAD, count)
+    return count[0]
+
+
+@needs_proc
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals and pipes")
+def test_a_stop_while_the_json_is_written_leaves_it_whole(full_lexicon):
+    """SIGTERM while a 12 MB JSON document waits on a full pipe (its reader slow): the write
+    used to stop there, 64 KiB out, half a document. The stop now waits for the write: the
+    document whole, then the stop (status 130, its line)."""
     board = str(Path(__file__).resolve().parents[2] / "boards" / "empty.txt")
     proc = start("solve", board, "--rack", "AEIRST?", "--all", "--json")  # (the lexicon cached)
     assert proc.stdout is not None
-
-    def waiting() -> int:
-        count = array.array("i", [0])
-        fcntl.ioctl(proc.stdout.fileno(), termios.FIONREAD, count)
-        return count[0]
-
     try:
-        wait_until(lambda: waiting() >= 65536, 60, "the pipe full")
+        wait_until(lambda: waiting_bytes(proc) >= 65536, 60, "the pipe full")
         time.sleep(0.2)
     except BaseException:
         proc.kill()
@@ -731,3 +735,32 @@ def test_a_stop_while_the_json_is_written_leaves_it_whole(full_lexicon):
     out, err = proc.communicate(timeout=60)
     assert len(json.loads(out)["moves"]) == 24_894
     assert proc.returncode == 130 and err.decode().strip().splitlines()[-1] == "Stopped: interrupted"
+
+
+@needs_proc
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_a_stop_held_by_a_reader_that_never_reads_is_forced_by_a_later_signal(full_lexicon):
+    """The held stop waits for the write; a signal FORCE_AFTER_SECONDS after the first ends
+    the process (the reader may never read): one line, status 130; one sooner does not."""
+    from solver_cli.cli import FORCE_AFTER_SECONDS
+
+    board = str(Path(__file__).resolve().parents[2] / "boards" / "empty.txt")
+    proc = start("solve", board, "--rack", "AEIRST?", "--all", "--json")
+    assert proc.stdout is not None and proc.stderr is not None
+    try:
+        wait_until(lambda: waiting_bytes(proc) >= 65536, 60, "the pipe full")  # (12 MB blocked on it, unread)
+        time.sleep(0.2)
+        first = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)  # (too soon: ignored)
+        time.sleep(0.5)
+        assert proc.poll() is None
+        time.sleep(max(0.0, first + FORCE_AFTER_SECONDS + 0.3 - time.monotonic()))
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert proc.stderr.read().decode().strip().splitlines()[-1].startswith("Stopped: forced")
