@@ -19,6 +19,7 @@ from solver_cli.cli._common import (
     note_jobs,
     print_wrapped,
     progress_bar,
+    say_stopped,
     stopped,
     to_click_error,
     warn,
@@ -270,8 +271,6 @@ def selfplay(
     if stop is not None:
         n = len(run.outcomes)
         pairs = " (whole pairs)" if mirrored else ""
-        if not n:
-            raise stopped(f"no game finished of {stop.games:,}")
         # A mirrored game saved whose pair did not finish: in the folder, not in the summary.
         covered = {o.index for o in run.outcomes}
         unpaired = sorted(index for index in saved if index not in covered)
@@ -282,7 +281,9 @@ def selfplay(
             records = ", ".join(game_filename(index, games) for index in unpaired)
             was, its = ("was", "its pair") if len(unpaired) == 1 else ("were", "their pairs")
             aside = f" ({records} {was} saved too, but {its} did not finish)"
-        click.echo(f"Stopped: {n:,} of {stop.games:,} games finished{pairs}; the summary covers them{aside}", err=True)
+        if not n:
+            raise stopped(f"no game finished of {stop.games:,}{pairs}{aside}")
+        say_stopped(f"{n:,} of {stop.games:,} games finished{pairs}; the summary covers them{aside}")
 
     from solver_cli.games.selfplay import standings
 

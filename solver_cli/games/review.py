@@ -522,7 +522,7 @@ def settle_endgame(
     tiles than the set), or tiles played that the rack does not hold. ``time_limit`` bounds
     the turn's searches together (the best move's, then the reply to the move played); a
     search it cuts leaves the verdict not ``proven``."""
-    from solver_cli.lookahead.endgame import solve_endgame
+    from solver_cli.lookahead.endgame import MAX_TOP, solve_endgame
 
     if turn.bag != 0 or turn.kind not in ("play", "pass") or not turn.full_rack or not turn.rack:
         return None
@@ -532,6 +532,7 @@ def settle_endgame(
     if not 0 < sum(unseen) <= rules.rack_size:
         return None
     scoreless = min(scoreless_before(game, turn.number), rules.scoreless_turns - 1)
+    top = min(top, MAX_TOP)  # (the solver's most: the move played ranks >N below it)
     solved = solve_endgame(board, rack, unseen, gaddag, rules, scoreless=scoreless, time_limit=time_limit, top=top)
     nodes, seconds = solved.nodes, solved.seconds
     best = solved.best[0]

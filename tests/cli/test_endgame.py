@@ -387,7 +387,7 @@ def test_review_endgame_ranks_the_move_played_exactly_and_lists_top_moves(tiny, 
     for turn in one.values():  # with one move listed: first if it lost nothing, else below it
         if "endgame" in turn:
             assert turn["endgame"]["rank"] == (1 if turn["endgame"]["lost"] == 0 else None)
-    every = {t["turn"]: t for t in json.loads(ok(*review, "--top", 1000, "--json").stdout)["turns"]}
+    every = {t["turn"]: t for t in json.loads(ok(*review, "--top", 5000, "--json").stdout)["turns"]}
     verdict = every[3]["endgame"]
     values = [m["value"] for m in verdict["best_moves"]]
     assert len(values) == every[3]["candidates"] and values == sorted(values, reverse=True)
@@ -397,7 +397,7 @@ def test_review_endgame_ranks_the_move_played_exactly_and_lists_top_moves(tiny, 
     text = ok(*review, env={"COLUMNS": "200"}).stdout
     row = next(line for line in text.splitlines() if re.match(r"│ +3 alice ", line))
     assert f" >1/{one[3]['candidates']} " in row
-    text = ok(*review, "--top", 1000, env={"COLUMNS": "200"}).stdout
+    text = ok(*review, "--top", 5000, env={"COLUMNS": "200"}).stdout
     row = next(line for line in text.splitlines() if re.match(r"│ +3 alice ", line))
     assert f" {verdict['rank']}/{one[3]['candidates']} " in row
 

