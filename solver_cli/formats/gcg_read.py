@@ -466,7 +466,10 @@ class _Replay:
         where = f"{self.gcg.name}, line {ev.line}"
         player = self.player_of(ev.nick, where, ev.kind)
         self.last_player = player
-        rack = _rack(ev.rack, self.rules.rack_size, where) if ev.rack is not None else None
+        field = ev.rack
+        if ev.kind == "challenge" and field is not None and field.upper() == "UNKNOWN":
+            field = None  # (a placeholder some exports write on a bonus line: no rack, not U N K N O W N)
+        rack = _rack(field, self.rules.rack_size, where) if field is not None else None
         holds = self.held[player]
         if ev.kind == "withdrawn" and self.undo is not None and self.undo.player == player:
             holds = self.undo.held[player]  # (the line gives the rack of the play it takes back, before its draw)

@@ -347,6 +347,12 @@ def test_challenge_bonuses_and_time_penalties_as_the_tools_write_them_raise_noth
         ["#player1 a A", "#player2 b B", ">a: AEEEOW? 8D WEAvE +22 22", ">b: (challenge) -5 -5", ">b: (time) -0 -5"]
     )
     assert read_gcg(text, SCRABBLE).problems == ()
+    # some exports write UNKNOWN for the rack on a bonus line: no rack, not the tiles U N K N O W N
+    text = "\n".join(["#player1 a A", "#player2 b B", ">a: AEEEOW? 8D WEAvE +22 22", ">a: UNKNOWN (challenge) +5 27"])
+    record = read_gcg(text, SCRABBLE)
+    assert record.problems == () and record.turns[-1].kind == "challenge" and record.turns[-1].rack is None
+    unknown = read_gcg(text.replace("UNKNOWN (challenge)", "UNKNOWN 9A KNOWN"), SCRABBLE)
+    assert unknown.turns[-1].rack == "KNNNOUW"  # (on a move line the word is a rack as ever)
 
 
 def test_a_board_file_is_not_a_game_record():
