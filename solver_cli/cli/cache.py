@@ -105,6 +105,14 @@ def show(as_json: bool) -> None:
     count = len(listing.entries)
     total = size_text(listing.total_bytes)
     print_wrapped(out, f"{plural(count, 'cache file')} ({total}) in {listing.folder}")
+    if listing.temporaries:
+        left = len(listing.temporaries)
+        size = size_text(sum(size for _, size in listing.temporaries))
+        print_wrapped(
+            out,
+            f"and {plural(left, 'leftover temporary file')} ({size}) from a build that was stopped; "
+            f"scrab cache clear removes {'it' if left == 1 else 'them'} too.",
+        )
     old = sum(1 for e in listing.entries if stale.get(e.file))
     if old:
         print_wrapped(
@@ -233,6 +241,7 @@ def listing_json(listing: CacheListing, stale: dict[str, bool | None]) -> dict[s
             for e in listing.entries
         ],
         "total_bytes": listing.total_bytes,
+        "temporaries": [{"file": name, "bytes": size} for name, size in listing.temporaries],
     }
 
 

@@ -590,6 +590,8 @@ class CacheListing:
     exists: bool
     problem: str | None  # why the folder itself is not usable
     entries: list[CacheEntry] = field(default_factory=list)
+    # (file, bytes) of the temporaries a build stopped before its rename left (clear removes them)
+    temporaries: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def total_bytes(self) -> int:
@@ -632,6 +634,12 @@ def list_cache() -> CacheListing:
             match = CACHE_NAME.fullmatch(name)
             if match:
                 listing.entries.append(_entry(folder, name, match))
+            elif TEMP_NAME.fullmatch(name):
+                entry, where = folder.at(name)
+                with contextlib.suppress(OSError):
+                    st = os.stat(entry, follow_symlinks=False, **where)
+                    if stat.S_ISREG(st.st_mode):
+                        listing.temporaries.append((name, st.st_size))
     finally:
         if folder.fd is not None:
             os.close(folder.fd)

@@ -49,6 +49,7 @@ def test_no_folder_yet(cache):
         "problem": None,
         "files": [],
         "total_bytes": 0,
+        "temporaries": [],
     }
     assert not cache.exists()  # listing does not create it
     text = CliRunner().invoke(cli, ["cache"])
@@ -103,6 +104,13 @@ def test_clear_removes_only_scrabs_own_files(cache, lists, tmp_path):
     (cache / "y-0123456789abcdef-L15-v2.gaddag").mkdir()  # a folder with a cache's name
     old_temp = cache / ".tmp-0123456789ab.gaddag"
     old_temp.write_bytes(b"half a file")
+    # the listing shows the temporary too, which clear then removes and counts
+    assert run()["temporaries"] == [{"file": ".tmp-0123456789ab.gaddag", "bytes": 11}]
+    listed = CliRunner().invoke(cli, ["cache"], env={"COLUMNS": "200"}).stdout
+    assert (
+        "and 1 leftover temporary file (11 B) from a build that was stopped; scrab cache clear removes it"
+        in " ".join(listed.split())
+    )
     data = run("clear")
     removed = sorted(f["file"] for f in data["removed"])
     assert a.cache_path.name in removed and ".tmp-0123456789ab.gaddag" in removed and len(removed) == 3
