@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
+import threading
 import time
 from array import array
 from collections.abc import Callable, Iterator
@@ -64,6 +65,7 @@ class DaskCluster:
 
     stall_seconds = 120.0  # (a scheduler started before its workers may wait that long for one)
     poll_seconds = 0.05
+    ask_seconds = 30.0  # (how long the workers may take to say what they run)
 
     def __init__(self, address: str, gaddag: Gaddag):
         address = check_scheduler(address)
@@ -138,13 +140,29 @@ class DaskCluster:
             raise self.failed(exc) from None
 
     def idle(self) -> int | None:
-        """How many workers there are, if none of them is running a task now; else None."""
+        """How many workers there are, if none of them is running a task now; else None.
+        Workers that do not say what they run within ``ask_seconds`` count as idle: a wedged
+        one would otherwise hang the watch on it (call_stack asks every worker, untimed)."""
+        answer: dict[str, Any] = {}
+
+        def ask() -> None:
+            try:
+                answer["running"] = self.client.call_stack()
+            except BaseException as exc:  # (handed to the caller's thread)
+                answer["error"] = exc
+
+        # A daemon thread, so that one left waiting never holds up the exit.
+        asking = threading.Thread(target=ask, name="scrab-dask-call-stack", daemon=True)
+        asking.start()
+        asking.join(self.ask_seconds)
         try:
-            running = self.client.call_stack()
+            if "error" in answer:
+                raise answer["error"]
             workers = len(self.client.scheduler_info().get("workers", {}))
         except self.failures as exc:
             raise self.failed(exc) from None
-        return None if any(running.values()) else workers
+        running = answer.get("running")
+        return None if running is not None and any(running.values()) else workers
 
     def close(self, abort: bool = False) -> None:
         """Disconnect; ``abort``: at once, the tasks still running abandoned."""

@@ -259,3 +259,33 @@ def test_the_stall_watch_needs_idle_workers_for_its_whole_time():
     at(320, 0)
     with pytest.raises(ScrabError, match=r"5 task\(s\) waiting, but it has had no worker for 100 s "):
         at(420, 0)
+
+
+def test_workers_that_do_not_say_what_they_run_count_as_idle():
+    """call_stack asks every worker with no time limit: a wedged one would hang the watch.
+    Unanswered within ask_seconds, the workers count as idle (a stall, if it lasts); a
+    failed ask is the cluster's failure."""
+    import time
+
+    from solver_cli.errors import ScrabError
+    from solver_cli.games.cluster import DaskCluster
+
+    class Wedged:
+        def call_stack(self):
+            time.sleep(30)
+
+        def scheduler_info(self):
+            return {"workers": {"a": {}, "b": {}}}
+
+    class Gone(Wedged):
+        def call_stack(self):
+            raise OSError("connection closed")
+
+    cluster = object.__new__(DaskCluster)
+    cluster.address, cluster.failures, cluster.ask_seconds = "tcp://h:1", (OSError,), 0.2
+    cluster.client = Wedged()
+    started = time.monotonic()
+    assert cluster.idle() == 2 and time.monotonic() - started < 5
+    cluster.client = Gone()
+    with pytest.raises(ScrabError, match=r"^the Dask cluster at tcp://h:1 failed: .*connection closed"):
+        cluster.idle()
