@@ -195,21 +195,26 @@ def test_ctrl_c_while_workers_start(kind, word_file, tmp_path):
     wait_until(lambda: not any(alive(pid) for pid in pids + workers_of(proc.pid)), 5, "workers gone")
 
 
-def test_a_stopped_selfplay_prints_what_it_has(word_file, monkeypatch):
-    """Ctrl-C on one process (as the library sees it: a KeyboardInterrupt between games),
-    with the table: the summary of the games finished, one line, status 130."""
+def interrupt_game(monkeypatch, nth: int) -> None:
+    """Ctrl-C as the library sees it: a KeyboardInterrupt as the ``nth`` game starts."""
     from solver_cli.games import selfplay
 
     real = selfplay.play_indexed
     calls = []
 
-    def interrupted_third(*args, **kwargs):
+    def interrupted(*args, **kwargs):
         calls.append(1)
-        if len(calls) == 3:
+        if len(calls) == nth:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(selfplay, "play_indexed", interrupted_third)
+    monkeypatch.setattr(selfplay, "play_indexed", interrupted)
+
+
+def test_a_stopped_selfplay_prints_what_it_has(word_file, monkeypatch):
+    """Ctrl-C on one process (as the library sees it: a KeyboardInterrupt between games),
+    with the table: the summary of the games finished, one line, status 130."""
+    interrupt_game(monkeypatch, 3)
     result = CliRunner().invoke(cli, ["selfplay", "--games", "10", "--seed", "4", "--lexicon", word_file])
     assert result.exit_code == 130, result.output
     assert result.stderr == "Stopped: 2 of 10 games finished; the summary covers them\n"
@@ -258,16 +263,7 @@ def test_a_stop_while_a_game_is_saved_counts_it_only_if_saved(saved_first, word_
 def test_a_mirrored_run_stopped_counts_whole_pairs(word_file, monkeypatch):
     from solver_cli.games import selfplay
 
-    real = selfplay.play_indexed
-    calls = []
-
-    def interrupted_fourth(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 4:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(selfplay, "play_indexed", interrupted_fourth)
+    interrupt_game(monkeypatch, 4)
     rules = load_rules("scrabble")
     from solver_cli.lexicon import load_lexicon
 
@@ -281,18 +277,7 @@ def test_a_mirrored_run_stopped_counts_whole_pairs(word_file, monkeypatch):
 def test_a_mirrored_run_stopped_names_a_record_saved_outside_the_summary(word_file, tmp_path, monkeypatch):
     """Its third game was saved, its pair (the fourth) stopped: the folder holds a record the
     summary leaves out, and the Stopped: line names it."""
-    from solver_cli.games import selfplay
-
-    real = selfplay.play_indexed
-    calls = []
-
-    def interrupted_fourth(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 4:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(selfplay, "play_indexed", interrupted_fourth)
+    interrupt_game(monkeypatch, 4)
     plan = ["--games", "8", "--seed", "4", "--players", "equity,greedy", "--lexicon", word_file]
     result = CliRunner().invoke(cli, ["selfplay", *plan, "--save-games", str(tmp_path), "--json"])
     assert result.exit_code == 130, result.output
@@ -305,12 +290,7 @@ def test_a_mirrored_run_stopped_names_a_record_saved_outside_the_summary(word_fi
 
 
 def test_stopped_before_any_game(word_file, monkeypatch):
-    from solver_cli.games import selfplay
-
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(selfplay, "play_indexed", interrupted)
+    interrupt_game(monkeypatch, 1)
     result = CliRunner().invoke(cli, ["selfplay", "--games", "10", "--lexicon", word_file, "--json"])
     assert (result.exit_code, result.stdout, result.stderr) == (130, "", "Stopped: no game finished of 10\n")
 
