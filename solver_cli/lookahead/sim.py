@@ -42,14 +42,13 @@ This module never prints: ``simulate`` reports progress through a callback.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from solver_cli.engine.board import Board
@@ -435,7 +434,7 @@ def simulate(
         iterations, jobs = 1, 1
     run = _Run(setup, iterations, time_limit, stop, jobs, objective, check_every, progress)
     result = run.go(workers)
-    return dataclasses.replace(result, stopped=DETERMINED) if determined and result.stopped == ITERATIONS else result
+    return replace(result, stopped=DETERMINED) if determined and result.stopped == ITERATIONS else result
 
 
 @dataclass
